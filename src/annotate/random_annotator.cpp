@@ -1,0 +1,157 @@
+#include "annotate/random_annotator.h"
+
+namespace ansor {
+
+namespace {
+
+template<typename T>
+const T &pick(const std::vector<T> &v, std::mt19937_64 &rng) {
+    return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng)];
+}
+
+bool is_modelled(const LoopNest &m, const ModelFunc &f) {
+    const ModelFunc &origin = f.dag_index >= 0 ? f : m.func(f.created_from);
+    return origin.dag_index >= 0 && m.dag().node(origin.dag_index).modelled;
+}
+
+}  // namespace
+
+RandomAnnotator::RandomAnnotator(const PipelineDAG &dag, const Halide::Target &target, AnnotationOptions options)
+    : dag_(dag), target_(target), options_(std::move(options)), factors_(options_.max_innermost_factor) {}
+
+int RandomAnnotator::vector_width(const std::string &func) const {
+    auto idx = dag_.index_of(func);
+    Halide::Type t = Halide::Float(32);
+    if (idx) t = dag_.node(*idx).func.output_types()[0];
+    return std::max(1, target_.natural_vector_size(t));
+}
+
+bool RandomAnnotator::is_flexible(const State &sketch, const ModelFunc &f) const {
+    if (f.dag_index < 0) return false;
+    const Node &n = dag_.node(f.dag_index);
+    if (n.is_output || !n.modelled || n.is_strict_inlinable) return false;
+    const FuncSteps *g = sketch.group(f.name);
+    if (!g) return false;
+    for (const auto &s : g->steps) {
+        if (s->kind() != "compute_root") return false;
+    }
+    return true;
+}
+
+Location RandomAnnotator::random_location(const LoopNest &m, const std::string &func, std::mt19937_64 &rng) const {
+    const ModelFunc &f = m.func(func);
+    std::vector<Location> at;
+    auto consumers = dag_.effective_consumers(f.dag_index, m.inlined_nodes());
+    if (consumers.size() == 1) {
+        std::string c = dag_.node(consumers[0]).name;
+        // A factored consumer reads its producers inside the intermediate.
+        if (m.has(c + "_intm")) c += "_intm";
+        const ModelFunc &cf = m.func(c);
+        for (size_t s = 0; s < cf.stages.size(); s++) {
+            for (const auto &l : cf.stages[s].loops) at.push_back({LocationKind::At, c, (int)s, l.name});
+        }
+    }
+    std::uniform_int_distribution<int> kind(0, 2);
+    for (int attempt = 0; attempt < 4; attempt++) {
+        int k = kind(rng);
+        Location loc;
+        if (k == 1) loc.kind = LocationKind::Inline;
+        if (k == 2) {
+            if (at.empty()) continue;
+            loc = pick(at, rng);
+        }
+        try {
+            LoopNest probe = m;
+            ComputeLocationStep(func, loc).replay(probe);
+            return loc;
+        } catch (const InvalidState &) {
+        }
+    }
+    return Location{};
+}
+
+void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string &func, int stage,
+                                     std::mt19937_64 &rng) {
+    auto add = [&](StepPtr s) {
+        s->replay(m);
+        out.add(std::move(s));
+    };
+    // Vectorise the innermost space loop, splitting off a native-width piece
+    // when the loop is not yet a constant-sized tile.
+    {
+        const ModelStage &st = m.stage(func, stage);
+        if (!st.loops.empty()) {
+            const ModelLoop &inner = st.loops.back();
+            int width = vector_width(func);
+            if (inner.kind == LoopKind::Space && inner.annotation == Annotation::None) {
+                if (inner.constant_extent && inner.extent >= 2 && inner.extent <= options_.max_innermost_factor) {
+                    add(std::make_shared<AnnotateStep>(func, stage, inner.name, Annotation::Vectorize));
+                } else if (!inner.constant_extent && inner.extent >= width && width > 1) {
+                    auto split = std::make_shared<SplitStep>(func, stage, inner.name, std::vector<int64_t>{width});
+                    std::string piece = split->piece_names().back();
+                    add(split);
+                    add(std::make_shared<AnnotateStep>(func, stage, piece, Annotation::Vectorize));
+                }
+            }
+        }
+    }
+    // Parallelise the leading space loops of Funcs at root, fusing as many
+    // as it takes to reach the machine's parallelism (sometimes one more).
+    if (m.func(func).location.kind == LocationKind::Root) {
+        const ModelStage &st = m.stage(func, stage);
+        std::vector<std::string> lead;
+        std::vector<int64_t> prods;
+        int64_t prod = 1;
+        for (const auto &l : st.loops) {
+            if (l.kind != LoopKind::Space || l.annotation != Annotation::None) break;
+            prod *= l.extent;
+            lead.push_back(l.name);
+            prods.push_back(prod);
+        }
+        if (!lead.empty() && prod >= 2) {
+            size_t k = 1;
+            while (k < lead.size() && prods[k - 1] < options_.parallelism) k++;
+            if (k < lead.size() && std::bernoulli_distribution(0.25)(rng)) k++;
+            std::string target = lead[0];
+            if (k >= 2) {
+                auto fuse = std::make_shared<FuseStep>(func, stage, std::vector<std::string>(lead.begin(), lead.begin() + k));
+                target = fuse->fused_name();
+                add(fuse);
+            }
+            add(std::make_shared<AnnotateStep>(func, stage, target, Annotation::Parallel));
+        }
+    }
+    int unroll = pick(options_.auto_unroll_steps, rng);
+    if (unroll > 0) add(std::make_shared<AutoUnrollStep>(func, stage, unroll));
+}
+
+State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
+    State out(dag_);
+    LoopNest m(dag_);
+    // The model grows while we walk it (rfactor adds Funcs right after their
+    // origin), so walk by index.
+    for (size_t i = 0; i < m.funcs().size(); i++) {
+        const std::string func = m.funcs()[i].name;
+        bool flexible = is_flexible(sketch, m.funcs()[i]);
+        if (const FuncSteps *g = sketch.group(func)) {
+            for (const StepPtr &step : g->steps) {
+                StepPtr s = step;
+                if (flexible && step->kind() == "compute_root") {
+                    s = std::make_shared<ComputeLocationStep>(func, random_location(m, func, rng));
+                } else if (auto split = std::dynamic_pointer_cast<const SplitStep>(step); split && !split->filled()) {
+                    int64_t extent = m.loop(func, split->stage, split->loop).extent;
+                    s = std::make_shared<SplitStep>(func, split->stage, split->loop,
+                                                    factors_.sample(extent, (int)split->factors.size(), rng));
+                }
+                s->replay(m);
+                out.add(s);
+            }
+        }
+        const ModelFunc &f = m.func(func);
+        if (f.location.kind == LocationKind::Inline || !is_modelled(m, f)) continue;
+        for (size_t s = 0; s < f.stages.size(); s++) annotate_stage(out, m, func, (int)s, rng);
+    }
+    return out;
+}
+
+}  // namespace ansor

@@ -1,0 +1,486 @@
+#include "dag/pipeline_dag.h"
+
+#include "util/errors.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <sstream>
+
+namespace ansor {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+int64_t StageInfo::space_points() const {
+    int64_t p = 1;
+    for (const auto &l : loops) {
+        if (l.kind == LoopKind::Space) p *= std::max<int64_t>(1, l.extent);
+    }
+    return p;
+}
+
+int64_t StageInfo::reduction_points() const {
+    int64_t p = 1;
+    for (const auto &l : loops) {
+        if (l.kind == LoopKind::Reduction) p *= std::max<int64_t>(1, l.extent);
+    }
+    return p;
+}
+
+bool StageInfo::has_reduction() const {
+    return std::any_of(loops.begin(), loops.end(),
+                       [](const StageLoop &l) { return l.kind == LoopKind::Reduction; });
+}
+
+namespace {
+
+// Replaces scalar Params and buffer-shape variables (A.min.0, A.extent.1) by
+// their estimates so that bounds come out as constants.
+class SubstituteEstimates : public IRMutator {
+    using IRMutator::visit;
+    Expr visit(const Variable *op) override {
+        if (!op->param.defined()) return op;
+        if (!op->param.is_buffer()) {
+            Expr e = op->param.estimate();
+            return e.defined() ? cast(op->type, e) : Expr(op);
+        }
+        const std::string &n = op->name;
+        for (int d = 0; d < op->param.dimensions(); d++) {
+            if (n == op->param.name() + ".min." + std::to_string(d)) {
+                Expr e = op->param.min_constraint_estimate(d);
+                if (e.defined()) return cast(op->type, e);
+            }
+            if (n == op->param.name() + ".extent." + std::to_string(d)) {
+                Expr e = op->param.extent_constraint_estimate(d);
+                if (e.defined()) return cast(op->type, e);
+            }
+        }
+        return op;
+    }
+};
+
+Expr with_estimates(const Expr &e) {
+    if (!e.defined()) return e;
+    return simplify(SubstituteEstimates().mutate(e));
+}
+
+// Collects every input buffer and scalar Param a definition reads.
+class FindParams : public IRGraphVisitor {
+    using IRGraphVisitor::visit;
+    void visit(const Call *op) override {
+        IRGraphVisitor::visit(op);
+        if (op->call_type == Call::Image && op->param.defined()) params[op->param.name()] = op->param;
+    }
+    void visit(const Variable *op) override {
+        if (op->param.defined()) params[op->param.name()] = op->param;
+    }
+
+public:
+    std::map<std::string, Parameter> params;
+};
+
+// Counts arithmetic operations, for a GFLOP/s figure.
+class CountArith : public IRGraphVisitor {
+    using IRGraphVisitor::visit;
+    void count(const Type &t) {
+        if (t.is_float()) floats++;
+        else ints++;
+    }
+    void visit(const Add *op) override { count(op->type); IRGraphVisitor::visit(op); }
+    void visit(const Sub *op) override { count(op->type); IRGraphVisitor::visit(op); }
+    void visit(const Mul *op) override { count(op->type); IRGraphVisitor::visit(op); }
+    void visit(const Div *op) override { count(op->type); IRGraphVisitor::visit(op); }
+    void visit(const Min *op) override { count(op->type); IRGraphVisitor::visit(op); }
+    void visit(const Max *op) override { count(op->type); IRGraphVisitor::visit(op); }
+
+public:
+    int64_t floats = 0, ints = 0;
+};
+
+// Every call to a Func or input in an expression, with its arguments.
+class FindCallSites : public IRGraphVisitor {
+    using IRGraphVisitor::visit;
+    void visit(const Call *op) override {
+        IRGraphVisitor::visit(op);
+        if (op->call_type == Call::Halide || op->call_type == Call::Image) {
+            CallSite c;
+            c.callee = op->name;
+            c.callee_is_input = op->call_type == Call::Image;
+            c.args = op->args;
+            sites.push_back(c);
+        }
+    }
+
+public:
+    std::vector<CallSite> sites;
+};
+
+std::vector<Expr> definition_exprs(const Definition &def) {
+    std::vector<Expr> exprs = def.args();
+    for (const Expr &v : def.values()) exprs.push_back(v);
+    if (def.predicate().defined()) exprs.push_back(def.predicate());
+    return exprs;
+}
+
+bool is_plain_var(const Expr &e, const std::string &name) {
+    const Variable *v = e.as<Variable>();
+    return v && v->name == name;
+}
+
+std::string describe_dim(const std::string &what, const std::string &name, int d) {
+    std::ostringstream s;
+    s << what << " '" << name << "' has no estimate for dimension " << d;
+    return s.str();
+}
+
+}  // namespace
+
+PipelineDAG::PipelineDAG(const std::vector<Function> &outputs, int parallelism)
+    : outputs_(outputs), parallelism_(std::max(1, parallelism)) {
+    collect_nodes();
+    check_estimates();
+    compute_regions();
+    analyse_stages();
+    evaluate_predicates();
+}
+
+std::optional<int> PipelineDAG::index_of(const std::string &func_name) const {
+    auto it = index_.find(func_name);
+    if (it == index_.end()) return std::nullopt;
+    return it->second;
+}
+
+void PipelineDAG::collect_nodes() {
+    env_ = build_environment(outputs_);
+    std::vector<std::string> order = topological_order(outputs_, env_);
+    for (const std::string &name : order) {
+        Node n;
+        n.name = name;
+        n.func = env_.at(name);
+        n.pure_args = n.func.args();
+        for (const Function &o : outputs_) n.is_output |= o.name() == name;
+        index_[name] = (int)nodes_.size();
+        nodes_.push_back(std::move(n));
+    }
+    for (size_t i = 0; i < nodes_.size(); i++) {
+        for (const auto &kv : find_direct_calls(nodes_[i].func)) {
+            if (kv.first == nodes_[i].name) continue;
+            auto it = index_.find(kv.first);
+            if (it == index_.end()) continue;
+            nodes_[i].producers.push_back(it->second);
+            nodes_[it->second].consumers.push_back((int)i);
+        }
+    }
+}
+
+void PipelineDAG::check_estimates() {
+    for (const Function &o : outputs_) {
+        for (size_t d = 0; d < o.args().size(); d++) {
+            bool found = false;
+            for (const Bound &b : o.schedule().estimates()) {
+                if (b.var == o.args()[d] && b.min.defined() && b.extent.defined()) found = true;
+            }
+            if (!found) {
+                throw UserError(describe_dim("Output Func", o.name(), (int)d) + " ('" + o.args()[d] +
+                                "'); call set_estimate / set_estimates on it");
+            }
+        }
+    }
+    std::map<std::string, Parameter> params;
+    for (const auto &n : nodes_) {
+        FindParams fp;
+        n.func.accept(&fp);
+        params.insert(fp.params.begin(), fp.params.end());
+    }
+    for (const auto &kv : params) {
+        const Parameter &p = kv.second;
+        InputInfo in;
+        in.name = p.name();
+        in.type = p.type();
+        in.param = p;
+        if (!p.is_buffer()) {
+            in.scalar_estimate = p.estimate();
+            if (!in.scalar_estimate.defined()) {
+                throw UserError("Input scalar Param '" + p.name() + "' has no estimate; call set_estimate on it");
+            }
+        } else {
+            in.dimensions = p.dimensions();
+            for (int d = 0; d < p.dimensions(); d++) {
+                const int64_t *mn = as_const_int(simplify(p.min_constraint_estimate(d)));
+                const int64_t *ex = as_const_int(simplify(p.extent_constraint_estimate(d)));
+                if (!mn || !ex) {
+                    throw UserError(describe_dim("Input buffer", p.name(), d) +
+                                    "; call set_estimates on it");
+                }
+                in.region.push_back({*mn, *ex});
+            }
+        }
+        inputs_.push_back(in);
+    }
+}
+
+void PipelineDAG::compute_regions() {
+    // Output regions come from their estimates.
+    const int64_t unset = std::numeric_limits<int64_t>::min();
+    std::vector<std::vector<Interval>> required(nodes_.size());
+    std::vector<bool> known(nodes_.size(), true);
+    for (auto &n : nodes_) {
+        if (!n.is_output) continue;
+        for (const std::string &a : n.pure_args) {
+            for (const Bound &b : n.func.schedule().estimates()) {
+                if (b.var != a) continue;
+                Expr mn = with_estimates(b.min), ex = with_estimates(b.extent);
+                const int64_t *m = as_const_int(mn), *e = as_const_int(ex);
+                if (!m || !e) throw UserError("Output Func '" + n.name + "' has a non-constant estimate for '" + a + "'");
+                n.region.push_back({*m, *e});
+            }
+        }
+    }
+    (void)unset;
+    std::vector<std::string> order;
+    for (const auto &n : nodes_) order.push_back(n.name);
+    FuncValueBounds value_bounds = compute_function_value_bounds(order, env_);
+
+    auto merge = [](std::vector<Interval> &into, const Box &box) {
+        if (into.empty()) {
+            for (size_t d = 0; d < box.size(); d++) into.push_back(box[d]);
+            return;
+        }
+        for (size_t d = 0; d < box.size() && d < into.size(); d++) {
+            into[d] = Interval::make_union(into[d], box[d]);
+        }
+    };
+
+    // Consumers first: each node's region is known before its producers need it.
+    for (int i = (int)nodes_.size() - 1; i >= 0; i--) {
+        Node &n = nodes_[i];
+        if (!n.is_output) {
+            if (!known[i] || required[i].empty()) {
+                n.modelled = false;
+                if (n.why_not_modelled.empty()) n.why_not_modelled = "bounds not computable";
+                known[i] = false;
+            } else {
+                for (auto &iv : required[i]) {
+                    const int64_t *mn = as_const_int(simplify(iv.min));
+                    const int64_t *mx = as_const_int(simplify(iv.max));
+                    if (!mn || !mx) {
+                        n.modelled = false;
+                        n.why_not_modelled = "data-dependent or unbounded region";
+                        known[i] = false;
+                        break;
+                    }
+                    n.region.push_back({*mn, *mx - *mn + 1});
+                }
+                if (!known[i]) n.region.clear();
+            }
+        }
+        auto callees_unknown = [&]() {
+            for (int p : n.producers) {
+                known[p] = false;
+                if (nodes_[p].why_not_modelled.empty()) {
+                    nodes_[p].why_not_modelled = "a consumer's bounds are unknown";
+                }
+            }
+        };
+        if (!known[i] || n.func.has_extern_definition()) {
+            if (n.func.has_extern_definition()) {
+                n.modelled = false;
+                n.why_not_modelled = "extern stage";
+            }
+            callees_unknown();
+            continue;
+        }
+        // Stage by stage: the scope is the node's region for pure vars and
+        // the RDom's bounds for reduction vars.
+        std::vector<Definition> defs = {n.func.definition()};
+        for (const Definition &u : n.func.updates()) defs.push_back(u);
+        for (const Definition &def : defs) {
+            Scope<Interval> scope;
+            for (size_t d = 0; d < n.pure_args.size(); d++) {
+                scope.push(n.pure_args[d], Interval(Expr(n.region[d].min),
+                                                    Expr(n.region[d].min + n.region[d].extent - 1)));
+            }
+            bool rvars_known = true;
+            for (const ReductionVariable &rv : def.schedule().rvars()) {
+                Expr mn = with_estimates(rv.min), ex = with_estimates(rv.extent);
+                if (!as_const_int(mn) || !as_const_int(ex)) rvars_known = false;
+                scope.push(rv.var, Interval(mn, simplify(mn + ex - 1)));
+            }
+            if (!rvars_known) {
+                n.modelled = false;
+                n.why_not_modelled = "reduction domain with non-constant bounds";
+            }
+            for (const Expr &e : definition_exprs(def)) {
+                auto boxes = boxes_required(with_estimates(e), scope, value_bounds);
+                for (const auto &kv : boxes) {
+                    auto it = index_.find(kv.first);
+                    if (it != index_.end()) {
+                        if (it->second != i) merge(required[it->second], kv.second);
+                        continue;
+                    }
+                    for (auto &in : inputs_) {
+                        if (in.name != kv.first || in.dimensions == 0) continue;
+                        for (int d = 0; d < in.dimensions && d < (int)kv.second.size(); d++) {
+                            const int64_t *mn = as_const_int(simplify(kv.second[d].min));
+                            const int64_t *mx = as_const_int(simplify(kv.second[d].max));
+                            if (!mn || !mx) continue;
+                            // Widen the input to what is read, so random inputs are big enough.
+                            int64_t lo = std::min(in.region[d].min, *mn);
+                            int64_t hi = std::max(in.region[d].min + in.region[d].extent - 1, *mx);
+                            in.region[d] = {lo, hi - lo + 1};
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+void PipelineDAG::analyse_stages() {
+    for (auto &n : nodes_) {
+        std::vector<Definition> defs = {n.func.definition()};
+        for (const Definition &u : n.func.updates()) defs.push_back(u);
+        if (n.func.outputs() > 1 && n.why_not_modelled.empty()) {
+            // Tuples are scheduled at root untouched; their stages are still listed.
+            n.modelled = false;
+            n.why_not_modelled = "tuple-valued Func";
+        }
+        for (size_t s = 0; s < defs.size(); s++) {
+            const Definition &def = defs[s];
+            StageInfo st;
+            st.index = (int)s;
+            std::map<std::string, int64_t> rvar_extent;
+            for (const ReductionVariable &rv : def.schedule().rvars()) {
+                const int64_t *e = as_const_int(with_estimates(rv.extent));
+                rvar_extent[rv.var] = e ? *e : 0;
+                if (!e) st.modelled = false;
+            }
+            const auto &dims = def.schedule().dims();
+            for (int d = (int)dims.size() - 1; d >= 0; d--) {
+                if (dims[d].var == Var::outermost().name()) continue;
+                StageLoop l;
+                l.var = dims[d].var;
+                if (dims[d].is_rvar()) {
+                    l.kind = LoopKind::Reduction;
+                    l.extent = rvar_extent.count(l.var) ? rvar_extent[l.var] : 0;
+                } else {
+                    l.kind = LoopKind::Space;
+                    int arg = -1;
+                    for (size_t a = 0; a < def.args().size(); a++) {
+                        if (is_plain_var(def.args()[a], l.var)) arg = (int)a;
+                    }
+                    if (arg < 0 || n.region.size() <= (size_t)arg) {
+                        st.modelled = false;
+                    } else {
+                        l.extent = n.region[arg].extent;
+                    }
+                }
+                st.loops.push_back(l);
+            }
+            // An update that writes anywhere but its own pure-var point (a
+            // scatter such as a histogram) or has an RDom predicate is left alone.
+            if (s > 0) {
+                for (size_t a = 0; a < def.args().size(); a++) {
+                    if (!is_plain_var(def.args()[a], n.pure_args[a])) st.modelled = false;
+                }
+                if (!is_const_one(def.predicate()) && def.predicate().defined()) st.modelled = false;
+                auto assoc = prove_associativity(n.name, def.args(), def.values());
+                st.rvars_reorderable = assoc.associative() && assoc.commutative();
+            }
+            FindCallSites calls;
+            for (const Expr &e : definition_exprs(def)) e.accept(&calls);
+            for (auto &c : calls.sites) {
+                if (c.callee == n.name) continue;
+                c.is_identity = !c.callee_is_input && c.args.size() == n.pure_args.size();
+                for (size_t a = 0; c.is_identity && a < c.args.size(); a++) {
+                    c.is_identity = is_plain_var(c.args[a], n.pure_args[a]);
+                }
+                st.calls.push_back(c);
+            }
+            CountArith arith;
+            for (const Expr &v : def.values()) v.accept(&arith);
+            if (st.modelled && n.modelled) {
+                double points = (double)st.space_points() * (double)st.reduction_points();
+                flops_ += points * (double)arith.floats;
+            }
+            if (!st.modelled && n.why_not_modelled.empty()) {
+                n.why_not_modelled = "stage " + std::to_string(s) + " cannot be modelled";
+            }
+            n.stages.push_back(std::move(st));
+        }
+        if (n.func.has_extern_definition()) n.modelled = false;
+        for (const auto &st : n.stages) n.modelled = n.modelled && st.modelled;
+    }
+}
+
+void PipelineDAG::evaluate_predicates() {
+    for (auto &n : nodes_) {
+        if (!n.modelled) continue;
+        // Strictly inlinable: one pure elementwise definition.
+        n.is_strict_inlinable = !n.is_output && n.stages.size() == 1;
+        for (const auto &c : n.stages[0].calls) {
+            if (!c.callee_is_input && !c.is_identity) n.is_strict_inlinable = false;
+        }
+        for (const auto &st : n.stages) {
+            if (!st.has_reduction()) continue;
+            // Data reuse: some read misses a space loop, so the same value is
+            // read again at every iteration of that loop.
+            for (const auto &c : st.calls) {
+                std::set<std::string> used;
+                for (const Expr &a : c.args) {
+                    for (const auto &l : st.loops) {
+                        if (l.kind == LoopKind::Space && expr_uses_var(a, l.var)) used.insert(l.var);
+                    }
+                }
+                int space_loops = 0;
+                for (const auto &l : st.loops) space_loops += l.kind == LoopKind::Space && l.extent > 1;
+                if ((int)used.size() < space_loops) n.has_data_reuse = true;
+            }
+            int64_t sp = st.space_points(), rp = st.reduction_points();
+            if (sp < rp && sp <= 4 * (int64_t)parallelism_) n.has_more_reduction_parallel = true;
+        }
+    }
+}
+
+std::vector<int> PipelineDAG::effective_consumers(int i, const std::vector<bool> &inlined) const {
+    std::vector<int> out;
+    for (int c : nodes_[i].consumers) {
+        if (c < (int)inlined.size() && inlined[c]) {
+            for (int cc : effective_consumers(c, inlined)) out.push_back(cc);
+        } else {
+            out.push_back(c);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::optional<int> PipelineDAG::fusible_consumer(int i, const std::vector<bool> &inlined) const {
+    const Node &n = nodes_[i];
+    if (n.is_output || !n.modelled) return std::nullopt;
+    std::vector<int> cs = effective_consumers(i, inlined);
+    if (cs.size() != 1) return std::nullopt;
+    const Node &c = nodes_[cs[0]];
+    if (!c.modelled || c.stages.size() != 1) return std::nullopt;
+    // Every path from i to c must be elementwise.
+    std::function<bool(int, int)> identity_path = [&](int from, int to) {
+        const Node &dst = nodes_[to];
+        bool any = false;
+        for (const auto &call : dst.stages[0].calls) {
+            auto src = index_of(call.callee);
+            if (!src) continue;
+            bool reaches = *src == from || (inlined[*src] && identity_path(from, *src));
+            if (!reaches) continue;
+            if (!call.is_identity) return false;
+            any = true;
+        }
+        return any;
+    };
+    if (!identity_path(i, cs[0])) return std::nullopt;
+    if (c.pure_args.size() != n.pure_args.size()) return std::nullopt;
+    return cs[0];
+}
+
+}  // namespace ansor

@@ -1,0 +1,117 @@
+#pragma once
+// PipelineDAG: the analysable model of a Halide pipeline that every other
+// module works from. Nodes are Funcs in topological order (producers first),
+// each with its stages (pure definition, then updates), the loops of every
+// stage classified space/reduction with their extents at root level (from
+// the output estimates propagated backwards), the calls every stage makes,
+// and the predicates the sketch rules ask about.
+#include <Halide.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ansor {
+
+enum class LoopKind { Space, Reduction };
+
+struct DimRange {
+    int64_t min = 0;
+    int64_t extent = 0;
+};
+
+// One loop of a stage as Halide orders it before any scheduling.
+struct StageLoop {
+    std::string var;  // the Var or RVar name Halide knows it by
+    LoopKind kind = LoopKind::Space;
+    int64_t extent = 0;
+};
+
+struct CallSite {
+    std::string callee;        // Func or input buffer name
+    bool callee_is_input = false;
+    std::vector<Halide::Expr> args;
+    // True when every argument is a pure var of the caller plus a constant
+    // (the identity access of elementwise and stencil-free code).
+    bool is_identity = false;
+};
+
+struct StageInfo {
+    int index = 0;                // 0 = pure definition, k = update k-1
+    std::vector<StageLoop> loops;  // outermost first
+    std::vector<CallSite> calls;
+    bool modelled = true;          // loops have constant extents, no scatter
+    bool rvars_reorderable = false;  // associative and commutative update
+    int64_t space_points() const;
+    int64_t reduction_points() const;
+    bool has_reduction() const;
+};
+
+struct Node {
+    std::string name;
+    Halide::Internal::Function func;
+    bool is_output = false;
+    std::vector<StageInfo> stages;
+    std::vector<DimRange> region;  // required region at root, per pure dim
+    std::vector<std::string> pure_args;
+    std::vector<int> producers;  // node indices this node calls
+    std::vector<int> consumers;  // node indices that call this node
+    bool modelled = true;
+    std::string why_not_modelled;
+
+    // Static predicates of the brief, evaluated on the unscheduled pipeline.
+    bool is_strict_inlinable = false;
+    bool has_data_reuse = false;
+    bool has_more_reduction_parallel = false;
+};
+
+struct InputInfo {
+    std::string name;
+    Halide::Type type;
+    int dimensions = 0;               // 0 for a scalar Param
+    std::vector<DimRange> region;      // estimates, widened to what is read
+    Halide::Expr scalar_estimate;      // for scalar Params
+    Halide::Internal::Parameter param;
+};
+
+class PipelineDAG {
+public:
+    // Throws UserError for a pipeline without the estimates the analysis needs.
+    PipelineDAG(const std::vector<Halide::Internal::Function> &outputs, int parallelism);
+
+    const std::vector<Node> &nodes() const { return nodes_; }
+    const Node &node(int i) const { return nodes_[i]; }
+    std::optional<int> index_of(const std::string &func_name) const;
+    const std::vector<InputInfo> &inputs() const { return inputs_; }
+    const std::vector<Halide::Internal::Function> &outputs() const { return outputs_; }
+    const std::map<std::string, Halide::Internal::Function> &env() const { return env_; }
+    int parallelism() const { return parallelism_; }
+
+    // Total floating point / integer arithmetic operations of one run, for
+    // reporting GFLOP/s. Zero where unknown.
+    double flop_count() const { return flops_; }
+
+    // HasFusibleConsumer for node i given the set of inlined nodes: the
+    // index of the single consumer that i's tiles can be fused into.
+    std::optional<int> fusible_consumer(int i, const std::vector<bool> &inlined) const;
+    // Consumers of i once inlined nodes are replaced by their own consumers.
+    std::vector<int> effective_consumers(int i, const std::vector<bool> &inlined) const;
+
+private:
+    void collect_nodes();
+    void check_estimates();
+    void compute_regions();
+    void analyse_stages();
+    void evaluate_predicates();
+
+    std::vector<Halide::Internal::Function> outputs_;
+    std::map<std::string, Halide::Internal::Function> env_;
+    std::vector<Node> nodes_;
+    std::map<std::string, int> index_;
+    std::vector<InputInfo> inputs_;
+    int parallelism_;
+    double flops_ = 0;
+};
+
+}  // namespace ansor

@@ -1,0 +1,40 @@
+#pragma once
+// Builds a runnable copy of the pipeline (for the reference or a candidate),
+// binds random inputs sized by the estimates, and runs it. Used only inside
+// measurement children: it binds buffers to the pipeline's shared Parameters.
+#include "state/state.h"
+
+#include <Halide.h>
+
+#include <vector>
+
+namespace ansor {
+
+class PipelineRunner {
+public:
+    // state == nullptr: the reference schedule, every Func at root.
+    PipelineRunner(const PipelineDAG &dag, const State *state, const Halide::Target &target);
+    void compile();
+    void run();
+    // Output buffers, in output order (a tuple output gives several).
+    std::vector<Halide::Buffer<>> &outputs() { return outputs_; }
+    size_t output_bytes() const;
+
+private:
+    void bind_inputs();
+    const PipelineDAG &dag_;
+    Halide::Target target_;
+    Halide::Pipeline pipeline_;
+    std::vector<Halide::Buffer<>> outputs_;
+    std::vector<Halide::Buffer<>> inputs_;
+};
+
+// Fills a buffer with reproducible random values: floats in [0, 1), integers
+// in [0, 255] (or their type's range if smaller).
+void fill_random(Halide::Buffer<> &b, uint64_t seed);
+
+// Largest error of `got` against `want` relative to the reference's scale;
+// 0 for identical integer data. NaN/Inf in the same places count as equal.
+double max_relative_error(const Halide::Buffer<> &got, const void *want);
+
+}  // namespace ansor

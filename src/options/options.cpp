@@ -1,0 +1,103 @@
+#include "options/options.h"
+
+#include "util/errors.h"
+
+#include <cstdlib>
+#include <functional>
+#include <sstream>
+
+extern char **environ;
+
+namespace ansor {
+
+namespace {
+
+const std::string prefix = "HL_ANSOR_";
+
+int64_t parse_int(const std::string &name, const std::string &v, int64_t lo, int64_t hi) {
+    char *end = nullptr;
+    long long x = std::strtoll(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || x < lo || x > hi) {
+        throw UserError(name + "='" + v + "' is not an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    }
+    return x;
+}
+
+double parse_double(const std::string &name, const std::string &v, double lo, double hi) {
+    char *end = nullptr;
+    double x = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end != '\0' || !(x >= lo && x <= hi)) {
+        std::ostringstream s;
+        s << name << "='" << v << "' is not a number in [" << lo << ", " << hi << "]";
+        throw UserError(s.str());
+    }
+    return x;
+}
+
+bool parse_bool(const std::string &name, const std::string &v) {
+    if (v == "1" || v == "true" || v == "yes") return true;
+    if (v == "0" || v == "false" || v == "no") return false;
+    throw UserError(name + "='" + v + "' is not a boolean (use 1/0, true/false or yes/no)");
+}
+
+using Setter = std::function<void(Options &, const std::string &name, const std::string &value)>;
+
+const std::map<std::string, Setter> &setters() {
+    static const std::map<std::string, Setter> s = {
+        {"HL_ANSOR_TRIALS", [](Options &o, auto &n, auto &v) { o.trials = (int)parse_int(n, v, 0, 1000000); }},
+        {"HL_ANSOR_SEED", [](Options &o, auto &n, auto &v) { o.seed = (uint64_t)parse_int(n, v, 0, INT64_MAX); }},
+        {"HL_ANSOR_TIMEOUT", [](Options &o, auto &n, auto &v) { o.timeout_s = parse_double(n, v, 0.1, 86400); }},
+        {"HL_ANSOR_REPEATS", [](Options &o, auto &n, auto &v) { o.repeats = (int)parse_int(n, v, 1, 10000); }},
+        {"HL_ANSOR_TOLERANCE", [](Options &o, auto &n, auto &v) { o.tolerance = parse_double(n, v, 0, 1); }},
+        {"HL_ANSOR_MAX_INNERMOST_FACTOR", [](Options &o, auto &n, auto &v) { o.max_innermost_factor = parse_int(n, v, 1, 4096); }},
+        {"HL_ANSOR_AUTO_UNROLL_MAX_STEP", [](Options &o, auto &n, auto &v) { o.auto_unroll_max_step = (int)parse_int(n, v, 0, 4096); }},
+        {"HL_ANSOR_VERBOSE", [](Options &o, auto &n, auto &v) { o.verbose = parse_bool(n, v); }},
+        {"HL_ANSOR_PROGRESS", [](Options &o, auto &n, auto &v) { o.progress = parse_bool(n, v); }},
+    };
+    return s;
+}
+
+}  // namespace
+
+const std::map<std::string, std::string> &Options::documentation() {
+    static const std::map<std::string, std::string> d = {
+        {"HL_ANSOR_TRIALS", "programs to measure (default 64; 0 = apply the first valid sample without measuring)"},
+        {"HL_ANSOR_SEED", "random seed of the search (default 0)"},
+        {"HL_ANSOR_TIMEOUT", "seconds one candidate may take to compile and run before it counts as hung (default 30)"},
+        {"HL_ANSOR_REPEATS", "timed runs per candidate after one warm-up; min and median are kept (default 10)"},
+        {"HL_ANSOR_TOLERANCE", "relative error allowed on float outputs against the reference (default 1e-3)"},
+        {"HL_ANSOR_MAX_INNERMOST_FACTOR", "largest innermost tile size drawn (default 64)"},
+        {"HL_ANSOR_AUTO_UNROLL_MAX_STEP", "largest auto-unroll step drawn from {0,16,64,512} (default 512)"},
+        {"HL_ANSOR_VERBOSE", "1 to print every candidate's schedule to stderr (default 0)"},
+        {"HL_ANSOR_PROGRESS", "0 to silence the progress lines on stderr (default 1)"},
+    };
+    return d;
+}
+
+Options Options::from_map(const std::map<std::string, std::string> &vars) {
+    Options o;
+    for (const auto &kv : vars) {
+        if (kv.first.compare(0, prefix.size(), prefix) != 0) continue;
+        auto it = setters().find(kv.first);
+        if (it == setters().end()) {
+            std::string known;
+            for (const auto &s : setters()) known += " " + s.first;
+            throw UserError("unknown option " + kv.first + "; the options are:" + known);
+        }
+        it->second(o, kv.first, kv.second);
+    }
+    return o;
+}
+
+Options Options::from_environment() {
+    std::map<std::string, std::string> vars;
+    for (char **e = environ; e && *e; e++) {
+        std::string entry(*e);
+        auto eq = entry.find('=');
+        if (eq == std::string::npos) continue;
+        vars[entry.substr(0, eq)] = entry.substr(eq + 1);
+    }
+    return from_map(vars);
+}
+
+}  // namespace ansor

@@ -1,0 +1,21 @@
+#pragma once
+// The whole path for one pipeline: analyse, enumerate sketches, search,
+// apply the best program to the pipeline's Funcs, and return its source.
+#include "options/options.h"
+#include "search/random_search.h"
+
+#include <Halide.h>
+
+namespace ansor {
+
+struct AutoscheduleResult {
+    std::string schedule_source;
+    bool measured = false;  // false when nothing valid was measured
+    double best_ms = 0;
+    int trials = 0, failures = 0;
+};
+
+AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &outputs, const Halide::Target &target,
+                                int parallelism, const Options &options);
+
+}  // namespace ansor

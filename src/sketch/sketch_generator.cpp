@@ -1,0 +1,30 @@
+#include "sketch/sketch_generator.h"
+
+#include <deque>
+#include <set>
+
+namespace ansor {
+
+std::vector<State> generate_sketches(const SketchContext &ctx, const std::vector<SketchRulePtr> &rules) {
+    std::vector<State> done;
+    std::set<std::string> seen;
+    std::deque<std::pair<State, int>> open;
+    open.emplace_back(State(ctx.dag), (int)ctx.dag.nodes().size() - 1);
+    while (!open.empty()) {
+        auto [state, node] = open.front();
+        open.pop_front();
+        if (node < 0) {
+            if (seen.insert(state.key()).second) done.push_back(state);
+            continue;
+        }
+        for (const auto &rule : rules) {
+            RuleResult r = rule->condition(ctx, state, node);
+            if (r == RuleResult::Pass) continue;
+            for (auto &succ : rule->apply(ctx, state, node)) open.push_back(std::move(succ));
+            if (r == RuleResult::ApplyAndSkipRest) break;
+        }
+    }
+    return done;
+}
+
+}  // namespace ansor

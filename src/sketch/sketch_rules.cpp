@@ -1,0 +1,223 @@
+#include "sketch/sketch_rules.h"
+
+#include <mutex>
+
+namespace ansor {
+
+namespace {
+
+std::vector<SketchRulePtr> &user_rules() {
+    static std::vector<SketchRulePtr> rules;
+    return rules;
+}
+
+int last_stage(const PipelineDAG &dag, int node) { return (int)dag.node(node).stages.size() - 1; }
+
+// Rule 2: a strictly inlinable node is always inlined.
+class AlwaysInline : public SketchRule {
+public:
+    std::string name() const override { return "always_inline"; }
+    RuleResult condition(const SketchContext &ctx, const State &, int i) const override {
+        return ctx.dag.node(i).is_strict_inlinable ? RuleResult::ApplyAndSkipRest : RuleResult::Pass;
+    }
+    SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
+        State next = s;
+        next.add(std::make_shared<ComputeLocationStep>(ctx.dag.node(i).name, Location{LocationKind::Inline, "", 0, ""}));
+        return {{next, i - 1}};
+    }
+};
+
+// Rule 6: rfactor a reduction whose space is too small to parallelise.
+class AddRfactor : public SketchRule {
+public:
+    std::string name() const override { return "add_rfactor"; }
+    RuleResult condition(const SketchContext &ctx, const State &, int i) const override {
+        const Node &n = ctx.dag.node(i);
+        if (!n.modelled || !n.has_more_reduction_parallel || n.stages.size() < 2) return RuleResult::Pass;
+        const StageInfo &st = n.stages.back();
+        return st.has_reduction() && st.modelled ? RuleResult::Apply : RuleResult::Pass;
+    }
+    SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
+        const Node &n = ctx.dag.node(i);
+        int stage = last_stage(ctx.dag, i);
+        std::string r;
+        for (const auto &l : n.stages[stage].loops) {
+            if (l.kind == LoopKind::Reduction) r = l.var;  // the outermost RVar is last in inner-first order
+            if (l.kind == LoopKind::Reduction) break;
+        }
+        State next = s;
+        add_compute_root(next, i);
+        auto split = std::make_shared<SplitStep>(n.name, stage, r, std::vector<int64_t>{0});
+        next.add(split);
+        std::string outer = split->piece_names()[0];
+        auto rf = std::make_shared<RfactorStep>(n.name, stage, std::vector<std::pair<std::string, std::string>>{{outer, outer + "_v"}});
+        next.add(rf);
+        next.add(std::make_shared<ComputeLocationStep>(rf->created_func(), Location{}));
+        return {{next, i - 1}};
+    }
+};
+
+// Tiles `consumer` "SSS" and computes `producer` (whose last stage gets
+// "SRSRS") inside its level-1 tiles: rule 4, and rule 5 after a cache write.
+void fuse_into_consumer(State &s, const std::string &consumer, int consumer_stage, const std::string &producer,
+                        int producer_stage) {
+    auto levels = add_multi_level_tiling(s, consumer, consumer_stage, "SSS");
+    Location at{LocationKind::At, consumer, consumer_stage, levels[1].back()};
+    s.add(std::make_shared<ComputeLocationStep>(producer, at));
+    add_multi_level_tiling(s, producer, producer_stage, "SRSRS");
+}
+
+// Rule 5: accumulate in a cache Func computed inside the output's tiles.
+class AddCacheWrite : public SketchRule {
+public:
+    std::string name() const override { return "add_cache_write"; }
+    RuleResult condition(const SketchContext &ctx, const State &s, int i) const override {
+        const Node &n = ctx.dag.node(i);
+        if (!n.has_data_reuse || n.stages.size() != 2 || !is_tileable(ctx.dag, i, 1)) return RuleResult::Pass;
+        if (ctx.dag.fusible_consumer(i, s.replay().inlined_nodes())) return RuleResult::Pass;
+        return RuleResult::Apply;
+    }
+    SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
+        const Node &n = ctx.dag.node(i);
+        State next = s;
+        add_compute_root(next, i);
+        auto cw = std::make_shared<CacheWriteStep>(n.name);
+        next.add(cw);
+        fuse_into_consumer(next, n.name, 1, cw->created_func(), 1);
+        return {{next, i - 1}};
+    }
+};
+
+// Rule 4: tile and fuse the elementwise consumer.
+class MultiLevelTilingWithFusion : public SketchRule {
+public:
+    std::string name() const override { return "multi_level_tiling_with_fusion"; }
+    RuleResult condition(const SketchContext &ctx, const State &s, int i) const override {
+        const Node &n = ctx.dag.node(i);
+        if (!n.has_data_reuse || !is_tileable(ctx.dag, i, last_stage(ctx.dag, i))) return RuleResult::Pass;
+        auto c = ctx.dag.fusible_consumer(i, s.replay().inlined_nodes());
+        if (!c || has_loop_structure(s, ctx.dag.node(*c).name)) return RuleResult::Pass;
+        return RuleResult::ApplyAndSkipRest;
+    }
+    SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
+        const Node &n = ctx.dag.node(i);
+        int c = *ctx.dag.fusible_consumer(i, s.replay().inlined_nodes());
+        State next = s;
+        fuse_into_consumer(next, ctx.dag.node(c).name, 0, n.name, last_stage(ctx.dag, i));
+        return {{next, i - 1}};
+    }
+};
+
+// Rule 3: "SSRSRS" multi-level tiling for data reuse.
+class MultiLevelTiling : public SketchRule {
+public:
+    std::string name() const override { return "multi_level_tiling"; }
+    RuleResult condition(const SketchContext &ctx, const State &, int i) const override {
+        const Node &n = ctx.dag.node(i);
+        return n.has_data_reuse && is_tileable(ctx.dag, i, last_stage(ctx.dag, i)) ? RuleResult::ApplyAndSkipRest
+                                                                                  : RuleResult::Pass;
+    }
+    SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
+        State next = s;
+        add_compute_root(next, i);
+        add_multi_level_tiling(next, ctx.dag.node(i).name, last_stage(ctx.dag, i), "SSRSRS");
+        return {{next, i - 1}};
+    }
+};
+
+// Rule 1: leave the node at root for annotation to place.
+class Skip : public SketchRule {
+public:
+    std::string name() const override { return "skip"; }
+    RuleResult condition(const SketchContext &, const State &, int) const override { return RuleResult::Apply; }
+    SketchSuccessors apply(const SketchContext &, const State &s, int i) const override {
+        State next = s;
+        add_compute_root(next, i);
+        return {{next, i - 1}};
+    }
+};
+
+}  // namespace
+
+void register_sketch_rule(SketchRulePtr rule) { user_rules().push_back(std::move(rule)); }
+
+void clear_registered_sketch_rules() { user_rules().clear(); }
+
+std::vector<SketchRulePtr> sketch_rules() {
+    std::vector<SketchRulePtr> rules = user_rules();
+    rules.push_back(std::make_shared<AlwaysInline>());
+    rules.push_back(std::make_shared<AddRfactor>());
+    rules.push_back(std::make_shared<AddCacheWrite>());
+    rules.push_back(std::make_shared<MultiLevelTilingWithFusion>());
+    rules.push_back(std::make_shared<MultiLevelTiling>());
+    rules.push_back(std::make_shared<Skip>());
+    return rules;
+}
+
+std::vector<std::vector<std::string>> add_multi_level_tiling(State &s, const std::string &func, int stage,
+                                                             const std::string &structure) {
+    LoopNest model = s.replay();
+    const ModelStage st = model.stage(func, stage);
+    int n_space = 0, n_reduce = 0;
+    for (char c : structure) (c == 'S' ? n_space : n_reduce)++;
+    // pieces[loop] = the loop's names per level of its kind, outermost first.
+    std::vector<std::vector<std::string>> pieces;
+    for (const auto &l : st.loops) {
+        int n = l.kind == LoopKind::Space ? n_space : n_reduce;
+        if (n <= 1) {
+            pieces.push_back({l.name});
+            continue;
+        }
+        auto split = std::make_shared<SplitStep>(func, stage, l.name, std::vector<int64_t>(n - 1, 0));
+        s.add(split);
+        pieces.push_back(split->piece_names());
+    }
+    std::vector<std::vector<std::string>> levels;
+    int next_space = 0, next_reduce = 0;
+    for (char c : structure) {
+        bool space = c == 'S';
+        int level = space ? next_space++ : next_reduce++;
+        std::vector<std::string> names;
+        for (size_t i = 0; i < st.loops.size(); i++) {
+            if ((st.loops[i].kind == LoopKind::Space) == space && level < (int)pieces[i].size()) {
+                names.push_back(pieces[i][level]);
+            }
+        }
+        levels.push_back(names);
+    }
+    std::vector<std::string> order;
+    for (const auto &l : levels) order.insert(order.end(), l.begin(), l.end());
+    s.add(std::make_shared<ReorderStep>(func, stage, order));
+    // Levels of space loops only, for callers choosing a compute_at level.
+    std::vector<std::vector<std::string>> space_levels;
+    for (size_t k = 0; k < structure.size(); k++) {
+        if (structure[k] == 'S') space_levels.push_back(levels[k]);
+    }
+    return space_levels;
+}
+
+void add_compute_root(State &s, int node) {
+    const Node &n = s.dag().node(node);
+    if (n.is_output) return;
+    s.add(std::make_shared<ComputeLocationStep>(n.name, Location{}));
+}
+
+bool is_tileable(const PipelineDAG &dag, int node, int stage) {
+    const Node &n = dag.node(node);
+    if (!n.modelled || stage < 0 || stage >= (int)n.stages.size()) return false;
+    const StageInfo &st = n.stages[stage];
+    int rvars = 0;
+    for (const auto &l : st.loops) rvars += l.kind == LoopKind::Reduction;
+    return st.modelled && st.has_reduction() && (rvars <= 1 || st.rvars_reorderable);
+}
+
+bool has_loop_structure(const State &s, const std::string &func) {
+    const FuncSteps *g = s.group(func);
+    if (!g) return false;
+    for (const auto &st : g->steps) {
+        if (st->kind() == "split" || st->kind() == "reorder") return true;
+    }
+    return false;
+}
+
+}  // namespace ansor

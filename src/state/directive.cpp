@@ -1,0 +1,178 @@
+#include "state/directive.h"
+
+#include <cctype>
+
+namespace ansor {
+
+using namespace Halide;
+
+namespace {
+
+VarOrRVar to_var(const LoopRef &l) {
+    if (l.is_rvar) return VarOrRVar(RVar(l.name));
+    return VarOrRVar(Var(l.name));
+}
+
+const char *tail_name(TailStrategy t) {
+    switch (t) {
+    case TailStrategy::GuardWithIf: return "TailStrategy::GuardWithIf";
+    case TailStrategy::ShiftInwards: return "TailStrategy::ShiftInwards";
+    case TailStrategy::RoundUp: return "TailStrategy::RoundUp";
+    default: return "TailStrategy::Auto";
+    }
+}
+
+}  // namespace
+
+HalideApplier::HalideApplier(const std::map<std::string, Internal::Function> &env) {
+    for (const auto &kv : env) funcs_.emplace(kv.first, Func(kv.second));
+}
+
+Func &HalideApplier::func(const std::string &name) {
+    auto it = funcs_.find(name);
+    if (it == funcs_.end()) throw std::runtime_error("schedule names unknown Func '" + name + "'");
+    return it->second;
+}
+
+Stage HalideApplier::stage(const std::string &name, int s) {
+    Func &f = func(name);
+    if (s == 0) return f;
+    return f.update(s - 1);
+}
+
+void HalideApplier::apply(const Directive &d) {
+    using K = Directive::Kind;
+    switch (d.kind) {
+    case K::Split:
+        stage(d.func, d.stage).split(to_var(d.loops[0]), to_var(d.loops[1]), to_var(d.loops[2]),
+                                     Expr((int)d.factor), d.tail);
+        break;
+    case K::Reorder: {
+        std::vector<VarOrRVar> inner_first;
+        for (auto it = d.loops.rbegin(); it != d.loops.rend(); ++it) inner_first.push_back(to_var(*it));
+        stage(d.func, d.stage).reorder(inner_first);
+        break;
+    }
+    case K::Fuse:
+        stage(d.func, d.stage).fuse(to_var(d.loops[1]), to_var(d.loops[0]), to_var(d.loops[2]));
+        break;
+    case K::Parallel: stage(d.func, d.stage).parallel(to_var(d.loops[0])); break;
+    case K::Vectorize: stage(d.func, d.stage).vectorize(to_var(d.loops[0])); break;
+    case K::Unroll: stage(d.func, d.stage).unroll(to_var(d.loops[0])); break;
+    case K::ComputeRoot: func(d.func).compute_root(); break;
+    case K::ComputeInline: func(d.func).compute_inline(); break;
+    case K::ComputeAt:
+        func(d.func).compute_at(LoopLevel(func(d.at_func), to_var(d.at_loop), d.at_stage));
+        break;
+    case K::StoreAt:
+        func(d.func).store_at(LoopLevel(func(d.at_func), to_var(d.at_loop), d.at_stage));
+        break;
+    case K::Rfactor: {
+        std::vector<std::pair<RVar, Var>> preserved;
+        for (const auto &p : d.preserved) preserved.emplace_back(RVar(p.first.name), Var(p.second));
+        Func intm = stage(d.func, d.stage).rfactor(preserved);
+        if (intm.name() != d.at_func) {
+            throw std::runtime_error("rfactor of '" + d.func + "' produced '" + intm.name() + "', expected '" + d.at_func + "'");
+        }
+        funcs_.emplace(intm.name(), intm);
+        break;
+    }
+    }
+}
+
+SchedulePrinter::SchedulePrinter(const std::vector<std::string> &order) {
+    for (size_t i = 0; i < order.size(); i++) order_[order[i]] = i;
+}
+
+std::string SchedulePrinter::identifier(const std::string &halide_name, const std::string &suffix) {
+    std::string id;
+    for (char c : halide_name) id += std::isalnum((unsigned char)c) ? c : '_';
+    if (id.empty() || std::isdigit((unsigned char)id[0])) id = "v" + id;
+    id += suffix;
+    std::string unique = id;
+    for (int k = 2; used_ids_.count(unique); k++) unique = id + "_" + std::to_string(k);
+    used_ids_[unique] = true;
+    return unique;
+}
+
+std::string SchedulePrinter::func_id(const std::string &name) {
+    auto it = func_ids_.find(name);
+    if (it != func_ids_.end()) return it->second;
+    std::string id = identifier(name, "");
+    func_ids_[name] = id;
+    auto o = order_.find(name);
+    if (o == order_.end()) throw std::runtime_error("printer: Func '" + name + "' is neither in the pipeline nor created by rfactor");
+    func_decls_.push_back("Func " + id + " = pipeline.get_func(" + std::to_string(o->second) + ");");
+    return id;
+}
+
+std::string SchedulePrinter::loop_id(const LoopRef &l) {
+    std::string key = (l.is_rvar ? "R:" : "V:") + l.name;
+    auto it = var_ids_.find(key);
+    if (it != var_ids_.end()) return it->second;
+    std::string id = identifier(l.name, "");
+    var_ids_[key] = id;
+    var_decls_.push_back(std::string(l.is_rvar ? "RVar " : "Var ") + id + "(\"" + l.name + "\");");
+    return id;
+}
+
+std::string SchedulePrinter::stage_expr(const std::string &func, int stage) {
+    std::string f = func_id(func);
+    return stage == 0 ? f : f + ".update(" + std::to_string(stage - 1) + ")";
+}
+
+void SchedulePrinter::print(const Directive &d) {
+    using K = Directive::Kind;
+    std::ostringstream s;
+    switch (d.kind) {
+    case K::Split:
+        s << stage_expr(d.func, d.stage) << ".split(" << loop_id(d.loops[0]) << ", " << loop_id(d.loops[1]) << ", "
+          << loop_id(d.loops[2]) << ", " << d.factor << ", " << tail_name(d.tail) << ");";
+        break;
+    case K::Reorder: {
+        s << stage_expr(d.func, d.stage) << ".reorder(";
+        for (size_t i = d.loops.size(); i-- > 0;) s << loop_id(d.loops[i]) << (i ? ", " : "");
+        s << ");";
+        break;
+    }
+    case K::Fuse:
+        s << stage_expr(d.func, d.stage) << ".fuse(" << loop_id(d.loops[1]) << ", " << loop_id(d.loops[0]) << ", "
+          << loop_id(d.loops[2]) << ");";
+        break;
+    case K::Parallel: s << stage_expr(d.func, d.stage) << ".parallel(" << loop_id(d.loops[0]) << ");"; break;
+    case K::Vectorize: s << stage_expr(d.func, d.stage) << ".vectorize(" << loop_id(d.loops[0]) << ");"; break;
+    case K::Unroll: s << stage_expr(d.func, d.stage) << ".unroll(" << loop_id(d.loops[0]) << ");"; break;
+    case K::ComputeRoot: s << func_id(d.func) << ".compute_root();"; break;
+    case K::ComputeInline: s << func_id(d.func) << ".compute_inline();"; break;
+    case K::ComputeAt:
+    case K::StoreAt: {
+        std::string at = func_id(d.at_func);
+        s << func_id(d.func) << (d.kind == K::ComputeAt ? ".compute_at" : ".store_at") << "(::Halide::LoopLevel(" << at
+          << ", " << loop_id(d.at_loop) << ", " << d.at_stage << "));";
+        break;
+    }
+    case K::Rfactor: {
+        std::string st = stage_expr(d.func, d.stage);
+        std::string id = identifier(d.at_func, "");
+        func_ids_[d.at_func] = id;
+        s << "Func " << id << " = " << st << ".rfactor({";
+        for (size_t i = 0; i < d.preserved.size(); i++) {
+            LoopRef v{d.preserved[i].second, false};
+            s << (i ? ", " : "") << "{" << loop_id(d.preserved[i].first) << ", " << loop_id(v) << "}";
+        }
+        s << "});";
+        break;
+    }
+    }
+    body_.push_back(s.str());
+}
+
+std::string SchedulePrinter::source() const {
+    std::ostringstream s;
+    for (const auto &l : func_decls_) s << l << "\n";
+    for (const auto &l : var_decls_) s << l << "\n";
+    for (const auto &l : body_) s << l << "\n";
+    return s.str();
+}
+
+}  // namespace ansor

@@ -1,0 +1,536 @@
+#include "state/steps.h"
+
+#include "util/errors.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace ansor {
+
+using nlohmann::json;
+
+namespace {
+
+const char *annotation_name(Annotation a) {
+    switch (a) {
+    case Annotation::Parallel: return "parallel";
+    case Annotation::Vectorize: return "vectorize";
+    case Annotation::Unroll: return "unroll";
+    default: return "none";
+    }
+}
+
+LoopRef ref(const LoopNest &m, const std::string &func, int stage, const std::string &loop) {
+    return {loop, m.loop(func, stage, loop).kind == LoopKind::Reduction};
+}
+
+int64_t product(const std::vector<int64_t> &v) {
+    int64_t p = 1;
+    for (int64_t f : v) p *= std::max<int64_t>(1, f);
+    return p;
+}
+
+bool stage_rvars_reorderable(const LoopNest &m, const std::string &func, int stage) {
+    const ModelFunc &f = m.func(func);
+    const ModelFunc &origin = f.dag_index >= 0 ? f : m.func(f.created_from);
+    if (origin.dag_index < 0) return false;
+    const Node &n = m.dag().node(origin.dag_index);
+    int s = f.dag_index >= 0 ? stage : (int)n.stages.size() - 1;
+    return s < (int)n.stages.size() && n.stages[s].rvars_reorderable;
+}
+
+json location_json(const Location &l) {
+    json j;
+    j["at"] = l.func;
+    j["stage"] = l.stage;
+    j["loop"] = l.loop;
+    return j;
+}
+
+}  // namespace
+
+json Step::to_json() const {
+    json j;
+    j["kind"] = kind();
+    j["func"] = func_;
+    fields_to_json(j);
+    return j;
+}
+
+// ---- split ---------------------------------------------------------------
+
+std::vector<std::string> SplitStep::piece_names() const {
+    std::vector<std::string> names;
+    for (size_t i = 0; i <= factors.size(); i++) names.push_back(loop + "_" + std::to_string(i));
+    return names;
+}
+
+bool SplitStep::filled() const {
+    return std::all_of(factors.begin(), factors.end(), [](int64_t f) { return f > 0; });
+}
+
+void SplitStep::replay(LoopNest &m) const {
+    ModelStage &s = m.stage(func_, stage);
+    int at = s.find(loop);
+    if (at < 0) throw InvalidState("split: no loop '" + loop + "' in '" + func_ + "'");
+    ModelLoop old = s.loops[at];
+    std::vector<std::string> names = piece_names();
+    std::vector<ModelLoop> pieces;
+    int64_t inner = product(factors);
+    for (size_t i = 0; i < names.size(); i++) {
+        ModelLoop p;
+        p.name = names[i];
+        p.kind = old.kind;
+        bool outer = i == 0;
+        p.extent = outer ? (old.extent + inner - 1) / inner : std::max<int64_t>(1, factors[i - 1]);
+        p.constant_extent = outer ? old.constant_extent : true;
+        if (old.origins.size() == 1) {
+            p.origins = {{old.origins[0].first, p.extent}};
+        } else if (outer) {
+            p.origins = old.origins;
+        }
+        pieces.push_back(p);
+    }
+    s.loops.erase(s.loops.begin() + at);
+    s.loops.insert(s.loops.begin() + at, pieces.begin(), pieces.end());
+}
+
+std::vector<Directive> SplitStep::lower(const LoopNest &m) const {
+    const ModelLoop &old = m.loop(func_, stage, loop);
+    bool rvar = old.kind == LoopKind::Reduction;
+    std::vector<std::string> names = piece_names();
+    std::vector<Directive> out;
+    std::string remaining = loop;
+    int64_t inner = product(factors);
+    for (size_t i = 0; i < factors.size(); i++) {
+        Directive d;
+        d.kind = Directive::Kind::Split;
+        d.func = func_;
+        d.stage = stage;
+        bool last = i + 1 == factors.size();
+        std::string rest = last ? names.back() : loop + "_r" + std::to_string(i + 1);
+        d.loops = {{remaining, rvar}, {names[i], rvar}, {rest, rvar}};
+        d.factor = inner;
+        // Only the outermost split can have a tail: the rest split exact products.
+        if (i == 0 && old.extent % inner != 0) {
+            bool pure_stage = stage == 0 && !rvar;
+            d.tail = (pure_stage && old.extent >= inner) ? Halide::TailStrategy::ShiftInwards
+                                                         : Halide::TailStrategy::GuardWithIf;
+        } else if (stage > 0 && !rvar) {
+            // Auto would pick RoundUp for an update's pure var, which fails on
+            // outputs whose real size is not a multiple of the factor.
+            d.tail = Halide::TailStrategy::GuardWithIf;
+        }
+        out.push_back(d);
+        inner /= std::max<int64_t>(1, factors[i]);
+        remaining = rest;
+    }
+    return out;
+}
+
+void SplitStep::fields_to_json(json &j) const {
+    j["stage"] = stage;
+    j["loop"] = loop;
+    j["factors"] = factors;
+}
+
+// ---- reorder -------------------------------------------------------------
+
+void ReorderStep::replay(LoopNest &m) const {
+    ModelStage &s = m.stage(func_, stage);
+    if (order.size() != s.loops.size()) {
+        throw InvalidState("reorder of '" + func_ + "' names " + std::to_string(order.size()) + " loops, stage has " +
+                           std::to_string(s.loops.size()));
+    }
+    std::vector<ModelLoop> loops;
+    for (const auto &n : order) {
+        int at = s.find(n);
+        if (at < 0) throw InvalidState("reorder: no loop '" + n + "' in '" + func_ + "'");
+        loops.push_back(s.loops[at]);
+    }
+    if (!stage_rvars_reorderable(m, func_, stage)) {
+        // Without an associativity proof Halide refuses to swap two RVars.
+        std::vector<std::string> before, after;
+        for (const auto &l : s.loops) if (l.kind == LoopKind::Reduction) before.push_back(l.name);
+        for (const auto &l : loops) if (l.kind == LoopKind::Reduction) after.push_back(l.name);
+        if (before != after) throw InvalidState("reorder would swap RVars of a non-associative update of '" + func_ + "'");
+    }
+    s.loops = loops;
+}
+
+std::vector<Directive> ReorderStep::lower(const LoopNest &m) const {
+    Directive d;
+    d.kind = Directive::Kind::Reorder;
+    d.func = func_;
+    d.stage = stage;
+    for (const auto &n : order) d.loops.push_back(ref(m, func_, stage, n));
+    return {d};
+}
+
+void ReorderStep::fields_to_json(json &j) const {
+    j["stage"] = stage;
+    j["order"] = order;
+}
+
+// ---- fuse ----------------------------------------------------------------
+
+std::string FuseStep::fused_name() const {
+    std::string n;
+    for (const auto &l : loops) n += l + "_";
+    return n + "f";
+}
+
+void FuseStep::replay(LoopNest &m) const {
+    ModelStage &s = m.stage(func_, stage);
+    if (loops.size() < 2) throw InvalidState("fuse needs two loops");
+    int first = s.find(loops[0]);
+    if (first < 0) throw InvalidState("fuse: no loop '" + loops[0] + "' in '" + func_ + "'");
+    ModelLoop fused;
+    fused.name = fused_name();
+    fused.kind = s.loops[first].kind;
+    fused.extent = 1;
+    fused.constant_extent = true;
+    for (size_t i = 0; i < loops.size(); i++) {
+        if (first + (int)i >= (int)s.loops.size() || s.loops[first + i].name != loops[i]) {
+            throw InvalidState("fuse: loops of '" + func_ + "' are not adjacent");
+        }
+        const ModelLoop &l = s.loops[first + i];
+        if (l.kind != fused.kind) throw InvalidState("fuse: cannot fuse a Var with an RVar");
+        fused.extent *= l.extent;
+        fused.constant_extent = fused.constant_extent && l.constant_extent;
+        fused.origins.insert(fused.origins.end(), l.origins.begin(), l.origins.end());
+    }
+    s.loops.erase(s.loops.begin() + first, s.loops.begin() + first + loops.size());
+    s.loops.insert(s.loops.begin() + first, fused);
+}
+
+std::vector<Directive> FuseStep::lower(const LoopNest &m) const {
+    std::vector<Directive> out;
+    bool rvar = m.loop(func_, stage, loops[0]).kind == LoopKind::Reduction;
+    std::string outer = loops[0];
+    for (size_t i = 1; i < loops.size(); i++) {
+        Directive d;
+        d.kind = Directive::Kind::Fuse;
+        d.func = func_;
+        d.stage = stage;
+        std::string fused = i + 1 == loops.size() ? fused_name() : fused_name() + std::to_string(i);
+        d.loops = {{outer, rvar}, {loops[i], rvar}, {fused, rvar}};
+        out.push_back(d);
+        outer = fused;
+    }
+    return out;
+}
+
+void FuseStep::fields_to_json(json &j) const {
+    j["stage"] = stage;
+    j["loops"] = loops;
+}
+
+// ---- parallel / vectorize / unroll ---------------------------------------
+
+std::string AnnotateStep::kind() const { return annotation_name(annotation); }
+
+void AnnotateStep::replay(LoopNest &m) const {
+    ModelStage &s = m.stage(func_, stage);
+    int at = s.find(loop);
+    if (at < 0) throw InvalidState(kind() + ": no loop '" + loop + "' in '" + func_ + "'");
+    ModelLoop &l = s.loops[at];
+    if (annotation != Annotation::Unroll && l.kind == LoopKind::Reduction) {
+        throw InvalidState(kind() + " of reduction loop '" + loop + "' would race");
+    }
+    if (annotation == Annotation::Unroll && !l.constant_extent) {
+        throw InvalidState("unroll of '" + loop + "' whose extent is not a constant");
+    }
+    if (annotation == Annotation::Vectorize && !l.constant_extent) {
+        throw InvalidState("vectorize of '" + loop + "' whose extent is not a constant");
+    }
+    l.annotation = annotation;
+}
+
+std::vector<Directive> AnnotateStep::lower(const LoopNest &m) const {
+    Directive d;
+    d.kind = annotation == Annotation::Parallel    ? Directive::Kind::Parallel
+             : annotation == Annotation::Vectorize ? Directive::Kind::Vectorize
+                                                   : Directive::Kind::Unroll;
+    d.func = func_;
+    d.stage = stage;
+    d.loops = {ref(m, func_, stage, loop)};
+    return {d};
+}
+
+void AnnotateStep::fields_to_json(json &j) const {
+    j["stage"] = stage;
+    j["loop"] = loop;
+}
+
+// ---- auto unroll ---------------------------------------------------------
+
+std::vector<int> AutoUnrollStep::loops_to_unroll(const ModelStage &s, int max_step) {
+    std::vector<int> out;
+    int64_t prod = 1;
+    for (int i = (int)s.loops.size() - 1; i >= 0; i--) {
+        const ModelLoop &l = s.loops[i];
+        if (l.annotation == Annotation::Vectorize) continue;
+        if (l.annotation != Annotation::None || !l.constant_extent) break;
+        if (l.extent <= 1) continue;
+        if (prod * l.extent > max_step) break;
+        prod *= l.extent;
+        out.push_back(i);
+    }
+    return out;
+}
+
+void AutoUnrollStep::replay(LoopNest &m) const {
+    ModelStage &s = m.stage(func_, stage);
+    s.auto_unroll_max_step = max_step;
+    for (int i : loops_to_unroll(s, max_step)) s.loops[i].annotation = Annotation::Unroll;
+}
+
+std::vector<Directive> AutoUnrollStep::lower(const LoopNest &m) const {
+    const ModelStage &s = m.stage(func_, stage);
+    std::vector<Directive> out;
+    for (int i : loops_to_unroll(s, max_step)) {
+        Directive d;
+        d.kind = Directive::Kind::Unroll;
+        d.func = func_;
+        d.stage = stage;
+        d.loops = {{s.loops[i].name, s.loops[i].kind == LoopKind::Reduction}};
+        out.push_back(d);
+    }
+    return out;
+}
+
+void AutoUnrollStep::fields_to_json(json &j) const {
+    j["stage"] = stage;
+    j["max_step"] = max_step;
+}
+
+// ---- compute location ----------------------------------------------------
+
+std::string ComputeLocationStep::kind() const {
+    switch (location.kind) {
+    case LocationKind::Inline: return "compute_inline";
+    case LocationKind::At: return "compute_at";
+    default: return "compute_root";
+    }
+}
+
+namespace {
+
+// Checks that `func` may live at `loc`: Halide needs every use of it inside
+// that loop, so only the single consumer qualifies, and only its using stage.
+void check_location(const LoopNest &m, const std::string &func, const Location &loc) {
+    const ModelFunc &f = m.func(func);
+    if (loc.kind == LocationKind::Root) return;
+    if (f.dag_index >= 0 && m.dag().node(f.dag_index).is_output) {
+        throw InvalidState("output '" + func + "' must be computed at root");
+    }
+    if (loc.kind == LocationKind::Inline) {
+        if (f.dag_index < 0 || f.stages.size() != 1) throw InvalidState("'" + func + "' has updates and cannot be inlined");
+        return;
+    }
+    const ModelFunc &c = m.func(loc.func);
+    if (c.location.kind == LocationKind::Inline) throw InvalidState("cannot compute inside inlined '" + loc.func + "'");
+    const ModelStage &cs = m.stage(loc.func, loc.stage);
+    int at = cs.find(loc.loop);
+    if (at < 0) throw InvalidState("compute_at: no loop '" + loc.loop + "' in '" + loc.func + "'");
+    for (int i = 0; i <= at; i++) {
+        if (cs.loops[i].annotation == Annotation::Vectorize) {
+            throw InvalidState("compute_at inside a vectorized loop of '" + loc.func + "'");
+        }
+    }
+    if (f.dag_index < 0) return;  // an intermediate lives inside its origin; footprint checks that
+    const PipelineDAG &dag = m.dag();
+    auto consumers = dag.effective_consumers(f.dag_index, m.inlined_nodes());
+    const ModelFunc &owner = c.dag_index >= 0 ? c : m.func(c.created_from);
+    if (consumers.size() != 1 || consumers[0] != owner.dag_index) {
+        throw InvalidState("'" + func + "' has uses outside '" + loc.func + "'");
+    }
+    if (c.dag_index >= 0) {
+        // Only the using stage may hold it.
+        const Node &cn = dag.node(c.dag_index);
+        for (size_t s = 0; s < cn.stages.size(); s++) {
+            if ((int)s == loc.stage) continue;
+            for (const auto &call : cn.stages[s].calls) {
+                auto idx = dag.index_of(call.callee);
+                if (idx && (*idx == f.dag_index || m.inlined_nodes()[*idx])) {
+                    throw InvalidState("'" + func + "' is also used by stage " + std::to_string(s) + " of '" + loc.func + "'");
+                }
+            }
+        }
+    }
+}
+
+Directive location_directive(const LoopNest &m, const std::string &func, const Location &loc, bool store) {
+    Directive d;
+    d.func = func;
+    if (loc.kind == LocationKind::Root && !store) {
+        d.kind = Directive::Kind::ComputeRoot;
+    } else if (loc.kind == LocationKind::Inline) {
+        d.kind = Directive::Kind::ComputeInline;
+    } else {
+        d.kind = store ? Directive::Kind::StoreAt : Directive::Kind::ComputeAt;
+        d.at_func = loc.func;
+        d.at_stage = loc.stage;
+        d.at_loop = ref(m, loc.func, loc.stage, loc.loop);
+    }
+    return d;
+}
+
+Location location_from_json(const json &j, LocationKind kind) {
+    Location l;
+    l.kind = kind;
+    if (kind == LocationKind::At) {
+        l.func = j.at("at").get<std::string>();
+        l.stage = j.at("stage").get<int>();
+        l.loop = j.at("loop").get<std::string>();
+    }
+    return l;
+}
+
+}  // namespace
+
+void ComputeLocationStep::replay(LoopNest &m) const {
+    check_location(m, func_, location);
+    m.relocate(func_, location);
+}
+
+std::vector<Directive> ComputeLocationStep::lower(const LoopNest &m) const {
+    return {location_directive(m, func_, location, false)};
+}
+
+void ComputeLocationStep::fields_to_json(json &j) const {
+    if (location.kind == LocationKind::At) j.update(location_json(location));
+}
+
+void StoreAtStep::replay(LoopNest &m) const {
+    if (location.kind != LocationKind::At) throw InvalidState("store_at needs a loop");
+    check_location(m, func_, location);
+}
+
+std::vector<Directive> StoreAtStep::lower(const LoopNest &m) const {
+    return {location_directive(m, func_, location, true)};
+}
+
+void StoreAtStep::fields_to_json(json &j) const { j.update(location_json(location)); }
+
+// ---- rfactor / cache write -----------------------------------------------
+
+void RfactorStep::replay(LoopNest &m) const {
+    ModelFunc &f = m.func(func_);
+    if (f.dag_index < 0 || stage < 1 || stage >= (int)f.stages.size() || stage + 1 != (int)f.stages.size()) {
+        throw InvalidState("rfactor needs the last update of a pipeline Func; '" + func_ + "' stage " + std::to_string(stage));
+    }
+    if (m.has(created_func())) throw InvalidState("'" + func_ + "' was already factored");
+    const ModelStage before = f.stages[stage];
+    std::set<std::string> kept;
+    for (const auto &p : preserved) {
+        int at = before.find(p.first);
+        if (at < 0 || before.loops[at].kind != LoopKind::Reduction) {
+            throw InvalidState("rfactor: '" + p.first + "' is not an RVar of '" + func_ + "'");
+        }
+        kept.insert(p.first);
+    }
+
+    ModelFunc intm;
+    intm.name = created_func();
+    intm.created_from = func_;
+    intm.pure_args = f.pure_args;
+    intm.extents = f.extents;
+    std::vector<StageLoop> init, update;
+    for (size_t a = 0; a < f.pure_args.size(); a++) init.push_back({f.pure_args[a], LoopKind::Space, f.extents[a]});
+    for (const auto &l : before.loops) {
+        StageLoop s{l.name, l.kind, l.extent};
+        for (const auto &p : preserved) {
+            if (p.first == l.name) {
+                s = {p.second, LoopKind::Space, l.extent};
+                init.insert(init.begin(), s);
+                intm.pure_args.push_back(p.second);
+                intm.extents.push_back(l.extent);
+            }
+        }
+        update.push_back(s);
+    }
+    intm.base_stages = {init, update};
+    // The factored stage now loops over its pure vars and the preserved RVars.
+    std::vector<StageLoop> merged;
+    for (const auto &l : before.loops) {
+        if (l.kind == LoopKind::Reduction && kept.count(l.name)) merged.push_back({l.name, l.kind, l.extent});
+    }
+    for (const auto &b : f.base_stages[stage]) {
+        if (b.kind == LoopKind::Space) merged.push_back(b);
+    }
+    f.base_stages[stage] = merged;
+    ModelStage ms;
+    for (const auto &b : merged) {
+        ModelLoop l;
+        l.name = b.var;
+        l.kind = b.kind;
+        l.extent = b.extent;
+        for (size_t a = 0; a < f.pure_args.size(); a++) {
+            if (f.pure_args[a] == b.var) l.extent = f.extents[a];
+        }
+        l.constant_extent = b.kind == LoopKind::Reduction;
+        l.origins = {{b.var, l.extent}};
+        ms.loops.push_back(l);
+    }
+    f.stages[stage] = ms;
+
+    ModelFunc &created = m.add_created(intm);
+    created.location.kind = LocationKind::Inline;  // until a location step places it
+    m.relocate(created.name, Location{LocationKind::Root, "", 0, ""});
+    m.func(created.name).location.kind = LocationKind::Inline;
+}
+
+std::vector<Directive> RfactorStep::lower(const LoopNest &m) const {
+    Directive d;
+    d.kind = Directive::Kind::Rfactor;
+    d.func = func_;
+    d.stage = stage;
+    d.at_func = created_func();
+    for (const auto &p : preserved) d.preserved.push_back({ref(m, func_, stage, p.first), p.second});
+    return {d};
+}
+
+void RfactorStep::fields_to_json(json &j) const {
+    j["stage"] = stage;
+    json p = json::array();
+    for (const auto &kv : preserved) p.push_back({kv.first, kv.second});
+    j["preserved"] = p;
+}
+
+void CacheWriteStep::fields_to_json(json &) const {}
+
+// ---- JSON registry -------------------------------------------------------
+
+StepPtr step_from_json(const json &j) {
+    try {
+        std::string kind = j.at("kind").get<std::string>();
+        std::string func = j.at("func").get<std::string>();
+        auto stage = [&]() { return j.at("stage").get<int>(); };
+        auto loop = [&]() { return j.at("loop").get<std::string>(); };
+        if (kind == "split") return std::make_shared<SplitStep>(func, stage(), loop(), j.at("factors").get<std::vector<int64_t>>());
+        if (kind == "reorder") return std::make_shared<ReorderStep>(func, stage(), j.at("order").get<std::vector<std::string>>());
+        if (kind == "fuse") return std::make_shared<FuseStep>(func, stage(), j.at("loops").get<std::vector<std::string>>());
+        if (kind == "parallel") return std::make_shared<AnnotateStep>(func, stage(), loop(), Annotation::Parallel);
+        if (kind == "vectorize") return std::make_shared<AnnotateStep>(func, stage(), loop(), Annotation::Vectorize);
+        if (kind == "unroll") return std::make_shared<AnnotateStep>(func, stage(), loop(), Annotation::Unroll);
+        if (kind == "auto_unroll") return std::make_shared<AutoUnrollStep>(func, stage(), j.at("max_step").get<int>());
+        if (kind == "compute_root") return std::make_shared<ComputeLocationStep>(func, location_from_json(j, LocationKind::Root));
+        if (kind == "compute_inline") return std::make_shared<ComputeLocationStep>(func, location_from_json(j, LocationKind::Inline));
+        if (kind == "compute_at") return std::make_shared<ComputeLocationStep>(func, location_from_json(j, LocationKind::At));
+        if (kind == "store_at") return std::make_shared<StoreAtStep>(func, location_from_json(j, LocationKind::At));
+        if (kind == "cache_write") return std::make_shared<CacheWriteStep>(func);
+        if (kind == "rfactor") {
+            std::vector<std::pair<std::string, std::string>> p;
+            for (const auto &e : j.at("preserved")) p.emplace_back(e.at(0).get<std::string>(), e.at(1).get<std::string>());
+            return std::make_shared<RfactorStep>(func, stage(), p);
+        }
+        throw UserError("unknown step kind '" + kind + "' in " + j.dump());
+    } catch (const json::exception &e) {
+        throw UserError("malformed step " + j.dump() + ": " + e.what());
+    }
+}
+
+}  // namespace ansor
