@@ -22,7 +22,8 @@ void autoschedule_ansor(const Halide::Pipeline &pipeline, const Halide::Target &
             results->schedule_source = r.schedule_source;
         }
     } catch (const ansor::UserError &e) {
-        user_error << "Ansor autoscheduler: " << e.what() << "\n";
+        Halide::Internal::ErrorReport(__FILE__, __LINE__, nullptr, Halide::Internal::ErrorReport::User)
+            << "Ansor autoscheduler: " << e.what() << "\n";
     }
 }
 

@@ -298,8 +298,8 @@ void PipelineDAG::compute_regions() {
         for (const Definition &def : defs) {
             Scope<Interval> scope;
             for (size_t d = 0; d < n.pure_args.size(); d++) {
-                scope.push(n.pure_args[d], Interval(Expr(n.region[d].min),
-                                                    Expr(n.region[d].min + n.region[d].extent - 1)));
+                scope.push(n.pure_args[d], Interval(Expr((int)n.region[d].min),
+                                                    Expr((int)(n.region[d].min + n.region[d].extent - 1))));
             }
             bool rvars_known = true;
             for (const ReductionVariable &rv : def.schedule().rvars()) {

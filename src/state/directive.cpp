@@ -62,10 +62,10 @@ void HalideApplier::apply(const Directive &d) {
     case K::ComputeRoot: func(d.func).compute_root(); break;
     case K::ComputeInline: func(d.func).compute_inline(); break;
     case K::ComputeAt:
-        func(d.func).compute_at(LoopLevel(func(d.at_func), to_var(d.at_loop), d.at_stage));
+        func(d.func).compute_at(LoopLevel(func(d.at_func), to_var(d.at_loop)));
         break;
     case K::StoreAt:
-        func(d.func).store_at(LoopLevel(func(d.at_func), to_var(d.at_loop), d.at_stage));
+        func(d.func).store_at(LoopLevel(func(d.at_func), to_var(d.at_loop)));
         break;
     case K::Rfactor: {
         std::vector<std::pair<RVar, Var>> preserved;
@@ -147,8 +147,8 @@ void SchedulePrinter::print(const Directive &d) {
     case K::ComputeAt:
     case K::StoreAt: {
         std::string at = func_id(d.at_func);
-        s << func_id(d.func) << (d.kind == K::ComputeAt ? ".compute_at" : ".store_at") << "(::Halide::LoopLevel(" << at
-          << ", " << loop_id(d.at_loop) << ", " << d.at_stage << "));";
+        s << func_id(d.func) << (d.kind == K::ComputeAt ? ".compute_at" : ".store_at") << "(" << at << ", " << loop_id(d.at_loop)
+          << ");";
         break;
     }
     case K::Rfactor: {

@@ -332,6 +332,11 @@ void check_location(const LoopNest &m, const std::string &func, const Location &
     }
     const ModelFunc &c = m.func(loc.func);
     if (c.location.kind == LocationKind::Inline) throw InvalidState("cannot compute inside inlined '" + loc.func + "'");
+    // Halide 14 matches compute_at sites without a stage index, which
+    // means the consumer's last stage.
+    if (loc.stage + 1 != (int)c.stages.size()) {
+        throw InvalidState("compute_at must name the last stage of '" + loc.func + "'");
+    }
     const ModelStage &cs = m.stage(loc.func, loc.stage);
     int at = cs.find(loc.loop);
     if (at < 0) throw InvalidState("compute_at: no loop '" + loc.loop + "' in '" + loc.func + "'");

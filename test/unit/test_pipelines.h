@@ -1,0 +1,88 @@
+#pragma once
+// Small pipelines the unit tests analyse, sketch and schedule.
+#include <Halide.h>
+
+namespace ansor_test {
+
+using namespace Halide;
+
+// C(x, y) = sum_k A(k, y) * B(x, k): pure init plus an update over k.
+inline Func matmul(ImageParam A, ImageParam B, int n, const std::string &name = "matmul") {
+    Var x("x"), y("y");
+    RDom k(0, n, "k");
+    Func C(name);
+    C(x, y) = 0.f;
+    C(x, y) += A(k, y) * B(x, k);
+    A.dim(0).set_estimate(0, n).dim(1).set_estimate(0, n);
+    B.dim(0).set_estimate(0, n).dim(1).set_estimate(0, n);
+    return C;
+}
+
+struct Pipe {
+    std::vector<Func> outputs;
+    std::vector<Halide::Internal::Function> functions() const {
+        std::vector<Halide::Internal::Function> f;
+        for (const auto &o : outputs) f.push_back(o.function());
+        return f;
+    }
+};
+
+inline Pipe make_matmul(int n = 64) {
+    ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
+    Func C = matmul(A, B, n);
+    C.set_estimate(C.args()[0], 0, n).set_estimate(C.args()[1], 0, n);
+    return {{C}};
+}
+
+inline Pipe make_matmul_relu(int n = 64) {
+    ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
+    Func C = matmul(A, B, n);
+    Var x("x"), y("y");
+    Func relu("relu");
+    relu(x, y) = max(C(x, y), 0.f);
+    relu.set_estimate(x, 0, n).set_estimate(y, 0, n);
+    return {{relu}};
+}
+
+// out(b) = sqrt(sum over (i, j) of in(i, j, b)^2): little space, much reduction.
+inline Pipe make_norm(int m = 256) {
+    ImageParam in(Float(32), 3, "in");
+    in.dim(0).set_estimate(0, m).dim(1).set_estimate(0, m).dim(2).set_estimate(0, 1);
+    Var b("b");
+    RDom r(0, m, 0, m, "r");
+    Func sq("sumsq");
+    sq(b) = 0.f;
+    sq(b) += in(r.x, r.y, b) * in(r.x, r.y, b);
+    Func out("norm");
+    out(b) = sqrt(sq(b));
+    out.set_estimate(b, 0, 1);
+    return {{out}};
+}
+
+// Three elementwise stages feeding an output.
+inline Pipe make_elementwise_chain(int w = 256, int h = 128) {
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_estimate(0, w).dim(1).set_estimate(0, h);
+    Var x("x"), y("y");
+    Func a("a"), b("b"), c("c"), out("out");
+    a(x, y) = in(x, y) * 2.f;
+    b(x, y) = a(x, y) + 1.f;
+    c(x, y) = b(x, y) * b(x, y);
+    out(x, y) = c(x, y) - in(x, y);
+    out.set_estimate(x, 0, w).set_estimate(y, 0, h);
+    return {{out}};
+}
+
+// A 3x3 blur: two stencil stages, the first a candidate for compute_at.
+inline Pipe make_blur(int w = 256, int h = 128) {
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_estimate(0, w + 2).dim(1).set_estimate(0, h + 2);
+    Var x("x"), y("y");
+    Func bx("blur_x"), by("blur_y");
+    bx(x, y) = in(x, y) + in(x + 1, y) + in(x + 2, y);
+    by(x, y) = bx(x, y) + bx(x, y + 1) + bx(x, y + 2);
+    by.set_estimate(x, 0, w).set_estimate(y, 0, h);
+    return {{by}};
+}
+
+}  // namespace ansor_test
