@@ -86,3 +86,21 @@ inline Pipe make_blur(int w = 256, int h = 128) {
 }
 
 }  // namespace ansor_test
+
+namespace ansor_test {
+
+// Halide makes Func names unique per process ("matmul", then "matmul$1"), so
+// tests look Funcs up by the name they gave.
+template<typename DAG>
+std::string resolve(const DAG &dag, const std::string &base) {
+    for (const auto &n : dag.nodes()) {
+        if (n.name == base || n.name.rfind(base + "$", 0) == 0) return n.name;
+    }
+    const std::string suffix = "_intm";
+    if (base.size() > suffix.size() && base.compare(base.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        return resolve(dag, base.substr(0, base.size() - suffix.size())) + suffix;
+    }
+    return base;
+}
+
+}  // namespace ansor_test

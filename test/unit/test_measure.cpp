@@ -1,0 +1,97 @@
+#include "measure/measurer.h"
+#include "measure/pipeline_runner.h"
+#include "search/random_search.h"
+#include "test_pipelines.h"
+#include "util/errors.h"
+#include "util/target.h"
+
+#include <doctest/doctest.h>
+
+using namespace ansor;
+
+namespace {
+Halide::Target cpu() {
+    return Halide::Target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+}
+
+MeasureOptions options() {
+    MeasureOptions o;
+    o.target = cpu();
+    o.threads = 2;
+    o.repeats = 1;
+    o.timeout_s = 60;
+    return o;
+}
+}  // namespace
+
+TEST_CASE("measure: every sampled program computes what the unscheduled pipeline computes") {
+    std::vector<std::pair<std::string, ansor_test::Pipe>> pipes = {
+        {"matmul", ansor_test::make_matmul(96)},      {"matmul_relu", ansor_test::make_matmul_relu(64)},
+        {"norm", ansor_test::make_norm(128)},         {"chain", ansor_test::make_elementwise_chain()},
+        {"blur", ansor_test::make_blur(200, 100)},
+    };
+    for (auto &[name, p] : pipes) {
+        CAPTURE(name);
+        PipelineDAG dag(p.functions(), 2);
+        ForkMeasurer measurer(dag, options());
+        AnnotationOptions ao;
+        ao.parallelism = 2;
+        RandomAnnotator annotator(dag, cpu(), ao);
+        RandomSearch search(dag, generate_sketches({dag, cpu()}), annotator, &measurer, 11);
+        SearchOutcome out = search.run(5);
+        CHECK(out.trials.size() == 5);
+        for (const auto &t : out.trials) {
+            CAPTURE(t.state.source());
+            CHECK_MESSAGE(t.result.ok, t.result.error);
+            CHECK(t.result.min_ms > 0);
+            CHECK(t.result.median_ms >= t.result.min_ms);
+        }
+    }
+}
+
+TEST_CASE("measure: a broken candidate is a recorded failure, not a crash") {
+    auto p = ansor_test::make_matmul(32);
+    PipelineDAG dag(p.functions(), 2);
+    ForkMeasurer measurer(dag, options());
+    State broken(dag);
+    // Names a loop the stage does not have: fails inside the child.
+    broken.add(std::make_shared<AnnotateStep>(ansor_test::resolve(dag, "matmul"), 0, "no_such_loop", Annotation::Parallel));
+    State fine(dag);
+    auto results = measurer.measure({broken, fine});
+    REQUIRE(results.size() == 2);
+    CHECK_FALSE(results[0].ok);
+    CHECK(results[0].error.find("no_such_loop") != std::string::npos);
+    CHECK(results[1].ok);
+}
+
+TEST_CASE("measure: a run past the timeout is killed and recorded") {
+    auto p = ansor_test::make_matmul(512);
+    PipelineDAG dag(p.functions(), 2);
+    MeasureOptions tight = options();
+    tight.timeout_s = 0.05;  // far less than a JIT compile takes
+    // The reference run itself is the first child; it cannot finish in 50 ms.
+    CHECK_THROWS_WITH_AS(ForkMeasurer(dag, tight), doctest::Contains("timed out"), UserError);
+}
+
+TEST_CASE("measure: the error check catches wrong outputs") {
+    Halide::Buffer<float> want(4), got(4);
+    for (int i = 0; i < 4; i++) want(i) = got(i) = 1.0f + i;
+    CHECK(max_relative_error(got, want.data()) == 0);
+    got(2) = 3.0001f;
+    CHECK(max_relative_error(got, want.data()) < 1e-3);
+    got(2) = 4.0f;
+    CHECK(max_relative_error(got, want.data()) > 0.3);
+    Halide::Buffer<int> wi(3), gi(3);
+    wi.fill(5);
+    gi.fill(5);
+    CHECK(max_relative_error(gi, wi.data()) == 0);
+    gi(1) = 6;
+    CHECK(std::isinf(max_relative_error(gi, wi.data())));
+}
+
+TEST_CASE("target: AVX512-FP16 is dropped only when the CPU lacks it") {
+    Halide::Target t = cpu().with_feature(Halide::Target::AVX512_SapphireRapids).with_feature(Halide::Target::NoRuntime);
+    Halide::Target m = measurement_target(t);
+    CHECK_FALSE(m.has_feature(Halide::Target::NoRuntime));
+    CHECK(m.has_feature(Halide::Target::AVX512_SapphireRapids) == cpu_has_avx512_fp16());
+}

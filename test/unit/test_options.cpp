@@ -1,0 +1,42 @@
+#include "options/options.h"
+#include "util/errors.h"
+
+#include <doctest/doctest.h>
+
+using ansor::Options;
+
+TEST_CASE("options: defaults when nothing is set") {
+    Options o = Options::from_map({{"PATH", "/bin"}});
+    CHECK(o.trials == 64);
+    CHECK(o.seed == 0);
+    CHECK(o.progress);
+}
+
+TEST_CASE("options: values are parsed") {
+    Options o = Options::from_map({{"HL_ANSOR_TRIALS", "200"}, {"HL_ANSOR_SEED", "7"}, {"HL_ANSOR_TIMEOUT", "2.5"},
+                                   {"HL_ANSOR_VERBOSE", "yes"}});
+    CHECK(o.trials == 200);
+    CHECK(o.seed == 7);
+    CHECK(o.timeout_s == doctest::Approx(2.5));
+    CHECK(o.verbose);
+}
+
+TEST_CASE("options: an unknown HL_ANSOR_ name is an error naming it") {
+    try {
+        Options::from_map({{"HL_ANSOR_TRIAL", "5"}});
+        FAIL("expected an error");
+    } catch (const ansor::UserError &e) {
+        CHECK(std::string(e.what()).find("HL_ANSOR_TRIAL") != std::string::npos);
+        CHECK(std::string(e.what()).find("HL_ANSOR_TRIALS") != std::string::npos);
+    }
+}
+
+TEST_CASE("options: malformed values are errors naming the option") {
+    CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_TRIALS", "ten"}}), doctest::Contains("HL_ANSOR_TRIALS='ten'"),
+                         ansor::UserError);
+    CHECK_THROWS_AS(Options::from_map({{"HL_ANSOR_TRIALS", "-1"}}), ansor::UserError);
+    CHECK_THROWS_AS(Options::from_map({{"HL_ANSOR_TIMEOUT", "0"}}), ansor::UserError);
+    CHECK_THROWS_AS(Options::from_map({{"HL_ANSOR_VERBOSE", "maybe"}}), ansor::UserError);
+    // Every option is documented.
+    CHECK(Options::documentation().size() == 9);
+}

@@ -1,0 +1,91 @@
+#include "annotate/random_annotator.h"
+#include "sketch/sketch_generator.h"
+#include "test_pipelines.h"
+#include "util/errors.h"
+
+#include <doctest/doctest.h>
+
+using namespace ansor;
+
+namespace {
+Halide::Target cpu() {
+    return Halide::Target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+}
+}  // namespace
+
+TEST_CASE("factorization: every choice multiplies to a divisor and respects the innermost limit") {
+    FactorizationMemo memo(16);
+    for (int64_t e : {1, 7, 12, 64, 224, 1000}) {
+        for (const auto &f : memo.factorizations(e, 3)) {
+            int64_t p = f[0] * f[1] * f[2];
+            CHECK(e % p == 0);
+            CHECK(f[2] <= 16);
+        }
+    }
+    CHECK(memo.factorizations(64, 1).size() == 5);  // 1 2 4 8 16
+    // A prime extent also gets padded choices (rounded up to 8's multiple).
+    bool padded = false;
+    for (const auto &f : memo.factorizations(97, 1)) padded |= 97 % f[0] != 0;
+    CHECK(padded);
+}
+
+TEST_CASE("state: split, reorder and fuse replay onto the loop-nest model") {
+    auto p = ansor_test::make_matmul(64);
+    PipelineDAG dag(p.functions(), 2);
+    const std::string mm = ansor_test::resolve(dag, "matmul");
+    State s(dag);
+    s.add(std::make_shared<SplitStep>(mm, 1, "x", std::vector<int64_t>{4, 8}));
+    LoopNest m = s.replay();
+    CHECK(m.loop(mm, 1, "x_0").extent == 2);
+    CHECK(m.loop(mm, 1, "x_1").extent == 4);
+    CHECK(m.loop(mm, 1, "x_2").extent == 8);
+    CHECK(m.loop(mm, 1, "x_2").constant_extent);
+    s.add(std::make_shared<FuseStep>(mm, 0, std::vector<std::string>{"y", "x"}));
+    m = s.replay();
+    CHECK(m.loop(mm, 0, "y_x_f").extent == 64 * 64);
+    // A step naming a loop that is gone makes the state invalid.
+    s.add(std::make_shared<AnnotateStep>(mm, 1, "x", Annotation::Parallel));
+    CHECK_THROWS_AS(s.replay(), InvalidState);
+}
+
+TEST_CASE("state: compute_at shrinks the producer to its footprint") {
+    auto p = ansor_test::make_blur(256, 128);
+    PipelineDAG dag(p.functions(), 2);
+    const std::string bx = ansor_test::resolve(dag, "blur_x"), by = ansor_test::resolve(dag, "blur_y");
+    State s(dag);
+    s.add(std::make_shared<SplitStep>(by, 0, "y", std::vector<int64_t>{8}));
+    s.add(std::make_shared<ComputeLocationStep>(bx, Location{LocationKind::At, by, 0, "y_0"}));
+    LoopNest m = s.replay();
+    CHECK(m.func(bx).extents == std::vector<int64_t>{256, 10});  // 8 rows + 2 of halo
+    // An output cannot move, and a stage cannot be inlined if it has updates.
+    State bad(dag);
+    bad.add(std::make_shared<ComputeLocationStep>(by, Location{LocationKind::Inline, "", 0, ""}));
+    CHECK_THROWS_AS(bad.replay(), InvalidState);
+}
+
+TEST_CASE("state: JSON round trip keeps every step, and printing follows the steps") {
+    auto p = ansor_test::make_matmul_relu(64);
+    PipelineDAG dag(p.functions(), 2);
+    auto sketches = generate_sketches({dag, cpu()});
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, cpu(), ao);
+    std::mt19937_64 rng(1);
+    for (int i = 0; i < 20; i++) {
+        State s = annotator.annotate(sketches[0], rng);
+        State back = State::from_json(dag, nlohmann::json::parse(s.to_json().dump()));
+        CHECK(back.key() == s.key());
+        CHECK(back.source() == s.source());
+        // Every split of the sketch got sizes.
+        for (const auto &st : s.steps()) {
+            if (auto sp = std::dynamic_pointer_cast<const SplitStep>(st)) CHECK(sp->filled());
+        }
+        std::string src = s.source();
+        CHECK(src.find(".compute_at(") != std::string::npos);
+        CHECK(src.find(", x_1);") != std::string::npos);
+        CHECK(src.find("pipeline.get_func(") != std::string::npos);
+    }
+    CHECK_THROWS_WITH_AS(State::from_json(dag, nlohmann::json::parse(R"([{"kind":"twist","func":"x"}])")),
+                         doctest::Contains("unknown step kind 'twist'"), UserError);
+    CHECK_THROWS_AS(State::from_json(dag, nlohmann::json::parse(R"([{"kind":"split","func":"x"}])")), UserError);
+}
