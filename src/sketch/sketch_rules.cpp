@@ -40,10 +40,13 @@ public:
     SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
         const Node &n = ctx.dag.node(i);
         int stage = last_stage(ctx.dag, i);
+        // Factor the outermost reduction loop (loops are listed outermost first).
         std::string r;
         for (const auto &l : n.stages[stage].loops) {
-            if (l.kind == LoopKind::Reduction) r = l.var;  // the outermost RVar is last in inner-first order
-            if (l.kind == LoopKind::Reduction) break;
+            if (l.kind == LoopKind::Reduction) {
+                r = l.var;
+                break;
+            }
         }
         State next = s;
         add_compute_root(next, i);

@@ -482,10 +482,10 @@ void RfactorStep::replay(LoopNest &m) const {
     }
     f.stages[stage] = ms;
 
-    ModelFunc &created = m.add_created(intm);
-    created.location.kind = LocationKind::Inline;  // until a location step places it
-    m.relocate(created.name, Location{LocationKind::Root, "", 0, ""});
-    m.func(created.name).location.kind = LocationKind::Inline;
+    // Inline (Halide's default for a new Func) until a location step places it.
+    intm.location.kind = LocationKind::Inline;
+    m.add_created(intm);
+    m.relocate(intm.name, intm.location);
 }
 
 std::vector<Directive> RfactorStep::lower(const LoopNest &m) const {
