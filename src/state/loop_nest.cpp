@@ -1,5 +1,7 @@
 #include "state/loop_nest.h"
 
+#include "dag/inline_calls.h"
+
 #include <sstream>
 
 namespace ansor {
@@ -78,6 +80,14 @@ ModelFunc &LoopNest::add_created(ModelFunc f) {
         }
     }
     throw InvalidState("Func '" + f.created_from + "' not in the loop nest");
+}
+
+bool LoopNest::has_attached(const std::string &func, int stage, const std::string &loop) const {
+    for (const ModelFunc &f : funcs_) {
+        const Location &l = f.location;
+        if (l.kind == LocationKind::At && l.func == func && l.stage == stage && l.loop == loop) return true;
+    }
+    return false;
 }
 
 std::vector<bool> LoopNest::inlined_nodes() const {
@@ -181,7 +191,7 @@ std::vector<int64_t> LoopNest::footprint(const ModelFunc &producer, const Locati
             for (size_t k = 0; k < inl.size(); k++) {
                 if (!inl[k]) continue;
                 Expr before = e;
-                e = inline_function(e, dag_->node((int)k).func);
+                e = inline_calls(e, dag_->node((int)k).func);
                 changed |= !before.same_as(e);
             }
             if (!changed) break;

@@ -86,6 +86,9 @@ public:
     // extents become the footprint needed per iteration of the location.
     void relocate(const std::string &func, const Location &loc);
 
+    // Whether some Func is computed at this loop (its code sits in the body).
+    bool has_attached(const std::string &func, int stage, const std::string &loop) const;
+
     // Funcs currently inlined, indexed like the DAG's nodes.
     std::vector<bool> inlined_nodes() const;
 

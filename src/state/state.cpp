@@ -41,16 +41,23 @@ std::vector<StepPtr> State::steps() const {
     return out;
 }
 
+std::vector<StepPtr> State::steps_in_replay_order() const {
+    std::vector<StepPtr> out, deferred;
+    for (const auto &s : steps()) (s->deferred() ? deferred : out).push_back(s);
+    out.insert(out.end(), deferred.begin(), deferred.end());
+    return out;
+}
+
 LoopNest State::replay() const {
     LoopNest m(*dag_);
-    for (const auto &s : steps()) s->replay(m);
+    for (const auto &s : steps_in_replay_order()) s->replay(m);
     return m;
 }
 
 std::vector<Directive> State::lower() const {
     LoopNest m(*dag_);
     std::vector<Directive> out;
-    for (const auto &s : steps()) {
+    for (const auto &s : steps_in_replay_order()) {
         for (auto &d : s->lower(m)) out.push_back(std::move(d));
         s->replay(m);
     }

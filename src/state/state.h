@@ -30,6 +30,8 @@ public:
     const FuncSteps *group(const std::string &func) const;
     FuncSteps &group(const std::string &func);
     std::vector<StepPtr> steps() const;
+    // steps(), with deferred steps (auto-unroll) moved to the end.
+    std::vector<StepPtr> steps_in_replay_order() const;
 
     // The loop-nest model after every step. Throws InvalidState.
     LoopNest replay() const;

@@ -266,13 +266,18 @@ void AnnotateStep::fields_to_json(json &j) const {
 
 // ---- auto unroll ---------------------------------------------------------
 
-std::vector<int> AutoUnrollStep::loops_to_unroll(const ModelStage &s, int max_step) {
+std::vector<int> AutoUnrollStep::loops_to_unroll(const LoopNest &m, const std::string &func, int stage,
+                                                 int max_step) {
+    const ModelStage &s = m.stage(func, stage);
     std::vector<int> out;
     int64_t prod = 1;
     for (int i = (int)s.loops.size() - 1; i >= 0; i--) {
         const ModelLoop &l = s.loops[i];
         if (l.annotation == Annotation::Vectorize) continue;
         if (l.annotation != Annotation::None || !l.constant_extent) break;
+        // Unrolling a loop that holds a computed-at producer would copy the
+        // producer's whole loop nest per iteration (and blow up LLVM).
+        if (m.has_attached(func, stage, l.name)) break;
         if (l.extent <= 1) continue;
         if (prod * l.extent > max_step) break;
         prod *= l.extent;
@@ -282,15 +287,16 @@ std::vector<int> AutoUnrollStep::loops_to_unroll(const ModelStage &s, int max_st
 }
 
 void AutoUnrollStep::replay(LoopNest &m) const {
+    std::vector<int> loops = loops_to_unroll(m, func_, stage, max_step);
     ModelStage &s = m.stage(func_, stage);
     s.auto_unroll_max_step = max_step;
-    for (int i : loops_to_unroll(s, max_step)) s.loops[i].annotation = Annotation::Unroll;
+    for (int i : loops) s.loops[i].annotation = Annotation::Unroll;
 }
 
 std::vector<Directive> AutoUnrollStep::lower(const LoopNest &m) const {
     const ModelStage &s = m.stage(func_, stage);
     std::vector<Directive> out;
-    for (int i : loops_to_unroll(s, max_step)) {
+    for (int i : loops_to_unroll(m, func_, stage, max_step)) {
         Directive d;
         d.kind = Directive::Kind::Unroll;
         d.func = func_;

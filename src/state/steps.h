@@ -25,6 +25,9 @@ public:
     virtual void replay(LoopNest &model) const = 0;
     // The Halide calls this step stands for, given the model before it.
     virtual std::vector<Directive> lower(const LoopNest &model) const = 0;
+    // A deferred step replays and lowers after every other step, seeing the
+    // final loop nest (auto-unroll must know which loops hold producers).
+    virtual bool deferred() const { return false; }
     nlohmann::json to_json() const;
 
 protected:
@@ -109,9 +112,10 @@ public:
     AutoUnrollStep(std::string func, int stage, int max_step)
         : Step(std::move(func)), stage(stage), max_step(max_step) {}
     std::string kind() const override { return "auto_unroll"; }
+    bool deferred() const override { return true; }
     void replay(LoopNest &model) const override;
     std::vector<Directive> lower(const LoopNest &model) const override;
-    static std::vector<int> loops_to_unroll(const ModelStage &s, int max_step);
+    static std::vector<int> loops_to_unroll(const LoopNest &m, const std::string &func, int stage, int max_step);
     int stage;
     int max_step;
 

@@ -28,7 +28,7 @@ TEST_CASE("measure: every sampled program computes what the unscheduled pipeline
     std::vector<std::pair<std::string, ansor_test::Pipe>> pipes = {
         {"matmul", ansor_test::make_matmul(96)},      {"matmul_relu", ansor_test::make_matmul_relu(64)},
         {"norm", ansor_test::make_norm(128)},         {"chain", ansor_test::make_elementwise_chain()},
-        {"blur", ansor_test::make_blur(200, 100)},
+        {"blur", ansor_test::make_blur(200, 100)},         {"padded_conv", ansor_test::make_padded_conv()},
     };
     for (auto &[name, p] : pipes) {
         CAPTURE(name);

@@ -85,6 +85,23 @@ inline Pipe make_blur(int w = 256, int h = 128) {
     return {{by}};
 }
 
+// conv 3x3 + ReLU over a zero-padded input (channels innermost): the
+// boundary condition adds wrapper Funcs that must be inlined or looked through.
+inline Pipe make_padded_conv(int hw = 16, int ci = 8, int co = 16) {
+    ImageParam in(Float(32), 3, "input"), w(Float(32), 4, "weights");
+    in.dim(0).set_estimate(0, ci).dim(1).set_estimate(0, hw).dim(2).set_estimate(0, hw);
+    w.dim(0).set_estimate(0, co).dim(1).set_estimate(0, ci).dim(2).set_estimate(0, 3).dim(3).set_estimate(0, 3);
+    Var c("c"), x("x"), y("y");
+    Func padded = BoundaryConditions::constant_exterior(in, 0.f, {{0, ci}, {0, hw}, {0, hw}});
+    RDom r(0, ci, 0, 3, 0, 3, "r");
+    Func conv("conv"), relu("relu");
+    conv(c, x, y) = 0.f;
+    conv(c, x, y) += w(c, r.x, r.y, r.z) * padded(r.x, x + r.y - 1, y + r.z - 1);
+    relu(c, x, y) = max(conv(c, x, y), 0.f);
+    relu.set_estimate(c, 0, co).set_estimate(x, 0, hw).set_estimate(y, 0, hw);
+    return {{relu}};
+}
+
 }  // namespace ansor_test
 
 namespace ansor_test {
