@@ -22,6 +22,8 @@ public:
     Input<Buffer<float>> weight{"weight", 3};
     Output<Buffer<float>> output{"output", 3};
 
+    ANSOR_PASTED_SCHEDULE()
+
     void generate() {
         const int K = kernel, S = stride, P = pad;
         const int OL = ansor_ops::window_out(length, K, S, P);

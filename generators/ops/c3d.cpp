@@ -24,6 +24,8 @@ public:
     Input<Buffer<float>> weight{"weight", 5};
     Output<Buffer<float>> output{"output", 5};
 
+    ANSOR_PASTED_SCHEDULE()
+
     void generate() {
         const int K = kernel, S = stride, P = pad;
         const int OD = ansor_ops::window_out(depth, K, S, P);

@@ -27,6 +27,8 @@ public:
     Input<Buffer<float>> weight{"weight", 6};
     Output<Buffer<float>> output{"output", 6};
 
+    ANSOR_PASTED_SCHEDULE()
+
     void generate() {
         const int K = kernel, S = stride, P = pad, C = caps;
         const int OH = ansor_ops::window_out(height, K, S, P);

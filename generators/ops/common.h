@@ -35,3 +35,17 @@ inline Halide::Region extents(const std::vector<int> &dims) {
 }
 
 }  // namespace ansor_ops
+
+// The schedule-paste reproduction test (test/integration/CMakeLists.txt)
+// rebuilds a generator with ANSOR_PASTED_SCHEDULE_HEADER naming a schedule
+// the plugin wrote with `-e schedule`, and ANSOR_PASTED_SCHEDULE_FUNCTION
+// naming the apply_schedule_<name> function in it: the generator then
+// applies that schedule itself, exactly as a user who pasted it would.
+// In every other build ANSOR_PASTED_SCHEDULE() expands to nothing.
+#ifdef ANSOR_PASTED_SCHEDULE_HEADER
+#include ANSOR_PASTED_SCHEDULE_HEADER
+#define ANSOR_PASTED_SCHEDULE() \
+    void schedule() { ANSOR_PASTED_SCHEDULE_FUNCTION(get_pipeline(), get_target()); }
+#else
+#define ANSOR_PASTED_SCHEDULE()
+#endif

@@ -24,6 +24,8 @@ public:
     Input<Buffer<float>> weight{"weight", 4};
     Output<Buffer<float>> output{"output", 4};
 
+    ANSOR_PASTED_SCHEDULE()
+
     void generate() {
         const int K = kernel, S = stride, P = pad, DL = dilation;
         const int OH = ansor_ops::window_out(height, K, S, P, DL);

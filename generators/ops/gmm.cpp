@@ -19,6 +19,8 @@ public:
     Input<Buffer<float>> rhs{"rhs", 3};
     Output<Buffer<float>> output{"output", 3};
 
+    ANSOR_PASTED_SCHEDULE()
+
     void generate() {
         Var j("j"), i("i"), b("b");
         RDom r(0, inner, "r");

@@ -25,6 +25,8 @@ public:
     Input<Buffer<float>> weight{"weight", 4};
     Output<Buffer<float>> output{"output", 4};
 
+    ANSOR_PASTED_SCHEDULE()
+
     void generate() {
         const int K = kernel, S = stride, P = pad, G = groups;
         if (in_ch % G != 0 || out_ch % G != 0) {

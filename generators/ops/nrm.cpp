@@ -16,6 +16,8 @@ public:
     Input<Buffer<float>> input{"input", 3};
     Output<Buffer<float>> output{"output", 1};
 
+    ANSOR_PASTED_SCHEDULE()
+
     void generate() {
         Var b("b");
         RDom r(0, cols, 0, rows, "r");  // n, m

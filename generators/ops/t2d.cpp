@@ -27,6 +27,8 @@ public:
     Input<Buffer<float>> weight{"weight", 4};
     Output<Buffer<float>> output{"output", 4};
 
+    ANSOR_PASTED_SCHEDULE()
+
     void generate() {
         const int K = kernel, S = stride, P = pad;
         const int OH = (height - 1) * S - 2 * P + K;

@@ -21,6 +21,8 @@ public:
     Input<Buffer<float>> key{"key", 4};
     Output<Buffer<float>> output{"output", 4};
 
+    ANSOR_PASTED_SCHEDULE()
+
     void generate() {
         Var j("j"), i("i"), h("h"), b("b");
         RDom rd(0, dim, "rd");
