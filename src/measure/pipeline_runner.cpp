@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 
 namespace ansor {
 
@@ -111,11 +112,25 @@ PipelineRunner::PipelineRunner(const PipelineDAG &dag, const State *state, const
     std::vector<Func> outs;
     for (const Function &f : copied.first) outs.emplace_back(f);
     pipeline_ = Pipeline(outs);
-    for (const Function &f : copied.first) {
-        const Node &n = dag.node(*dag.index_of(f.name()));
+    make_outputs(copied.first);
+    bind_inputs();
+}
+
+PipelineRunner::PipelineRunner(const PipelineDAG &dag, Pipeline scheduled, const Target &target)
+    : dag_(dag), target_(target), pipeline_(std::move(scheduled)) {
+    std::vector<Function> outs;
+    for (const Func &f : pipeline_.outputs()) outs.push_back(f.function());
+    make_outputs(outs);
+    bind_inputs();
+}
+
+void PipelineRunner::make_outputs(const std::vector<Function> &outputs) {
+    for (const Function &f : outputs) {
+        auto index = dag_.index_of(f.name());
+        if (!index) throw std::invalid_argument("output " + f.name() + " is not in the pipeline's DAG");
+        const Node &n = dag_.node(*index);
         for (const Type &t : f.output_types()) outputs_.push_back(make_buffer(t, n.region));
     }
-    bind_inputs();
 }
 
 void PipelineRunner::bind_inputs() {

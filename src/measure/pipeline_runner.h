@@ -1,7 +1,8 @@
 #pragma once
 // Builds a runnable copy of the pipeline (for the reference or a candidate),
-// binds random inputs sized by the estimates, and runs it. Used only inside
-// measurement children: it binds buffers to the pipeline's shared Parameters.
+// binds random inputs sized by the estimates, and runs it. It binds buffers
+// to the pipeline's Parameters, so the measurer uses it only inside its
+// children; benchmarks use it on pipelines built once per variant.
 #include "state/state.h"
 
 #include <Halide.h>
@@ -14,6 +15,10 @@ class PipelineRunner {
 public:
     // state == nullptr: the reference schedule, every Func at root.
     PipelineRunner(const PipelineDAG &dag, const State *state, const Halide::Target &target);
+    // A pipeline already scheduled by someone else (another autoscheduler, a
+    // hand-written schedule); `dag` must be built from its outputs. Inputs get
+    // the same data as for any other runner of a pipeline with those inputs.
+    PipelineRunner(const PipelineDAG &dag, Halide::Pipeline scheduled, const Halide::Target &target);
     void compile();
     void run();
     // Output buffers, in output order (a tuple output gives several).
@@ -21,6 +26,7 @@ public:
     size_t output_bytes() const;
 
 private:
+    void make_outputs(const std::vector<Halide::Internal::Function> &outputs);
     void bind_inputs();
     const PipelineDAG &dag_;
     Halide::Target target_;

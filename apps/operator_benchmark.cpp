@@ -1,0 +1,299 @@
+// Times the operator suite (generators/) scheduled by Ansor and by Halide's
+// own autoschedulers, all in one process and one run, beside the unscheduled
+// pipeline (every Func at root), and prints the ratios. Every variant's output
+// is checked against the unscheduled one on the same inputs.
+//
+//   ansor_operator_benchmark [--ops gmm,c2d,...] [--shapes 0|0,2|all]
+//       [--schedulers Ansor,Adams2019,Mullapudi2016] [--trials 200]
+//       [--csv results.csv] [--ansor path/libansor.so] [--halide-plugins DIR]
+//
+// Timing: each variant is compiled once; then, for three rounds, every
+// variant is timed in turn (min over samples), so drift on this shared
+// machine hits all of them alike. A ratio > 1 means Ansor is faster.
+#include "dag/pipeline_dag.h"
+#include "measure/pipeline_runner.h"
+#include "shapes.h"
+#include "util/target.h"
+
+#include <Halide.h>
+#include <halide_benchmark.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace Halide;
+
+namespace {
+
+const char *const default_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+
+struct Args {
+    std::vector<std::string> ops;
+    std::string shapes = "0";
+    std::vector<std::string> schedulers = {"Mullapudi2016", "Adams2019", "Ansor"};
+    int trials = 200;
+    std::string csv;
+    std::string ansor_plugin = ANSOR_PLUGIN_PATH;
+    std::string halide_plugins = "/usr/lib/x86_64-linux-gnu/halide14";
+    std::string target = default_target;
+};
+
+std::vector<std::string> split_commas(const std::string &s) {
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (!item.empty()) out.push_back(item);
+    }
+    return out;
+}
+
+[[noreturn]] void usage(const std::string &problem) {
+    std::fprintf(stderr,
+                 "%s\nusage: ansor_operator_benchmark [--ops a,b] [--shapes 0|0,1|all] "
+                 "[--schedulers Ansor,Adams2019,Mullapudi2016,Li2018] [--trials N] [--csv FILE] "
+                 "[--ansor libansor.so] [--halide-plugins DIR] [--target T]\n",
+                 problem.c_str());
+    std::exit(2);
+}
+
+Args parse(int argc, char **argv) {
+    Args a;
+    for (const auto &op : ansor_ops::operator_suite()) a.ops.push_back(op.name);
+    for (int i = 1; i < argc; i++) {
+        std::string flag = argv[i];
+        if (i + 1 >= argc) usage("missing value after " + flag);
+        std::string value = argv[++i];
+        if (flag == "--ops") a.ops = split_commas(value);
+        else if (flag == "--shapes") a.shapes = value;
+        else if (flag == "--schedulers") a.schedulers = split_commas(value);
+        else if (flag == "--trials") a.trials = std::atoi(value.c_str());
+        else if (flag == "--csv") a.csv = value;
+        else if (flag == "--ansor") a.ansor_plugin = value;
+        else if (flag == "--halide-plugins") a.halide_plugins = value;
+        else if (flag == "--target") a.target = value;
+        else usage("unknown option " + flag);
+    }
+    for (const auto &op : a.ops) {
+        try {
+            ansor_ops::find_op(op);
+        } catch (const std::out_of_range &) {
+            usage("unknown operator " + op);
+        }
+    }
+    if (a.trials < 0) usage("--trials must be >= 0");
+    return a;
+}
+
+std::vector<size_t> shape_indices(const std::string &spec, size_t count) {
+    std::vector<size_t> out;
+    if (spec == "all") {
+        for (size_t i = 0; i < count; i++) out.push_back(i);
+        return out;
+    }
+    for (const auto &s : split_commas(spec)) {
+        size_t i = (size_t)std::atoi(s.c_str());
+        if (i >= count) usage("shape index " + s + " out of range");
+        out.push_back(i);
+    }
+    return out;
+}
+
+std::string plugin_file(const Args &a, const std::string &scheduler) {
+    if (scheduler == "Ansor") return a.ansor_plugin;
+    std::string lower;
+    for (char c : scheduler) lower += (char)std::tolower((unsigned char)c);
+    return a.halide_plugins + "/libautoschedule_" + lower + ".so";
+}
+
+double now_s() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// One schedule of one operator at one shape, ready to run.
+struct Variant {
+    std::string name;  // "root" or the autoscheduler's
+    std::unique_ptr<Internal::GeneratorBase> generator;
+    std::unique_ptr<ansor::PipelineDAG> dag;
+    std::unique_ptr<ansor::PipelineRunner> runner;
+    double tune_s = 0;
+    double best_ms = INFINITY;
+    double error = 0;
+    std::string failure;
+};
+
+void compute_everything_at_root(Pipeline &p) {
+    std::map<std::string, Internal::Function> env;
+    for (const Func &o : p.outputs()) {
+        auto more = Internal::find_transitive_calls(o.function());
+        env.insert(more.begin(), more.end());
+    }
+    for (auto &kv : env) {
+        bool is_output = false;
+        for (const Func &o : p.outputs()) is_output |= o.name() == kv.first;
+        if (!is_output) Func(kv.second).compute_root();
+    }
+}
+
+// Halide 14 keeps GeneratorBase::build_pipeline() protected (GenGen and
+// stubs call it from inside). A derived class may name the protected member,
+// and the member pointer it yields dispatches virtually on any generator.
+struct GeneratorAccess : Internal::GeneratorBase {
+    static Pipeline build(Internal::GeneratorBase &g) {
+        Pipeline (Internal::GeneratorBase::*method)() = &GeneratorAccess::build_pipeline;
+        return (g.*method)();
+    }
+};
+
+void build(Variant &v, const std::string &op, const ansor_ops::Shape &shape, const Target &target,
+           const MachineParams &machine) {
+    GeneratorContext context(target);
+    v.generator = Internal::GeneratorRegistry::create(op, context);
+    Internal::GeneratorParamsMap params;
+    for (const auto &p : shape) params[p.name] = std::to_string(p.value);
+    v.generator->set_generator_param_values(params);
+    Pipeline p = GeneratorAccess::build(*v.generator);
+    std::vector<Internal::Function> outputs;
+    for (const Func &f : p.outputs()) outputs.push_back(f.function());
+    // Analyse before scheduling: the DAG only reads the algorithm and estimates.
+    v.dag = std::make_unique<ansor::PipelineDAG>(outputs, machine.parallelism);
+    double t0 = now_s();
+    if (v.name == "root") compute_everything_at_root(p);
+    else p.auto_schedule(v.name, target, machine);
+    v.tune_s = now_s() - t0;
+    v.runner = std::make_unique<ansor::PipelineRunner>(*v.dag, p, ansor::measurement_target(target));
+    v.runner->compile();
+    v.runner->run();
+}
+
+double time_once_ms(ansor::PipelineRunner &r) {
+    // Enough iterations per sample to span ~20 ms, so timer noise stays small.
+    double t0 = now_s();
+    r.run();
+    double single = now_s() - t0;
+    int iterations = (int)std::max(1.0, std::min(1000.0, 0.02 / std::max(single, 1e-7)));
+    return Tools::benchmark(5, iterations, [&] { r.run(); }) * 1e3;
+}
+
+double geomean(const std::vector<double> &v) {
+    double s = 0;
+    for (double x : v) s += std::log(x);
+    return v.empty() ? NAN : std::exp(s / v.size());
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Args args = parse(argc, argv);
+    Target target(args.target);
+    // Options reach the plugin only through the environment.
+    setenv("HL_ANSOR_TRIALS", std::to_string(args.trials).c_str(), 1);
+    for (const auto &s : args.schedulers) load_plugin(plugin_file(args, s));
+    MachineParams machine(2, 32 * 1024 * 1024, 40);
+
+    std::vector<std::string> variants = {"root"};
+    variants.insert(variants.end(), args.schedulers.begin(), args.schedulers.end());
+
+    std::ofstream csv;
+    if (!args.csv.empty()) {
+        csv.open(args.csv);
+        if (!csv) usage("cannot write " + args.csv);
+        csv << "op,shape,params,variant,tune_s,ms,gflops,speedup_vs_root,rel_error,status\n";
+    }
+
+    std::printf("Ansor trials per operator: %d; target %s; every time is the min of 5 samples x 3 rounds\n",
+                args.trials, args.target.c_str());
+    std::printf("%-11s %-5s", "op", "shape");
+    for (const auto &v : variants) std::printf(" %13s", (v + " ms").c_str());
+    for (const auto &s : args.schedulers) {
+        if (s != "Ansor") std::printf(" %13s", (s.substr(0, 8) + "/Ansor").c_str());
+    }
+    std::printf("\n");
+
+    std::map<std::string, std::vector<double>> speedups;  // scheduler -> t_scheduler / t_Ansor
+    for (const auto &op : args.ops) {
+        const auto &table = ansor_ops::find_op(op);
+        for (size_t si : shape_indices(args.shapes, table.ansor_shapes.size())) {
+            const auto &shape = table.ansor_shapes[si];
+            std::vector<Variant> runs;
+            for (const auto &name : variants) {
+                Variant v;
+                v.name = name;
+                std::fprintf(stderr, "[bench] %s shape %zu (%s): %s\n", op.c_str(), si,
+                             ansor_ops::generator_params(shape).c_str(), name.c_str());
+                try {
+                    build(v, op, shape, target, machine);
+                } catch (const std::exception &e) {
+                    v.failure = e.what();
+                    v.runner.reset();
+                }
+                runs.push_back(std::move(v));
+            }
+            for (int round = 0; round < 3; round++) {
+                for (auto &v : runs) {
+                    if (!v.runner) continue;
+                    try {
+                        v.best_ms = std::min(v.best_ms, time_once_ms(*v.runner));
+                    } catch (const std::exception &e) {
+                        v.failure = e.what();
+                        v.runner.reset();
+                    }
+                }
+            }
+            const Variant &root = runs[0];
+            for (auto &v : runs) {
+                if (v.runner && root.runner && &v != &root) {
+                    v.error = ansor::max_relative_error(v.runner->outputs()[0], root.runner->outputs()[0].data());
+                    if (v.error > 1e-3) v.failure = "wrong output, relative error " + std::to_string(v.error);
+                }
+            }
+            double flops = runs[0].dag ? runs[0].dag->flop_count() : 0;
+            std::printf("%-11s %-5zu", op.c_str(), si);
+            const Variant *ansor = nullptr;
+            for (const auto &v : runs) {
+                if (v.name == "Ansor") ansor = &v;
+                if (v.failure.empty()) std::printf(" %13.4f", v.best_ms);
+                else std::printf(" %13s", "FAILED");
+            }
+            for (const auto &v : runs) {
+                if (v.name == "root" || v.name == "Ansor") continue;
+                if (ansor && ansor->failure.empty() && v.failure.empty()) {
+                    double r = v.best_ms / ansor->best_ms;
+                    speedups[v.name].push_back(r);
+                    std::printf(" %12.2fx", r);
+                } else {
+                    std::printf(" %13s", "-");
+                }
+            }
+            std::printf("\n");
+            for (const auto &v : runs) {
+                if (!v.failure.empty()) std::printf("    %s failed: %s\n", v.name.c_str(), v.failure.c_str());
+            }
+            std::fflush(stdout);
+            if (csv) {
+                for (const auto &v : runs) {
+                    bool ok = v.failure.empty();
+                    csv << op << "," << si << ",\"" << ansor_ops::generator_params(shape) << "\"," << v.name << ","
+                        << v.tune_s << "," << (ok ? v.best_ms : NAN) << ","
+                        << (ok && flops > 0 ? flops / (v.best_ms * 1e6) : NAN) << ","
+                        << (ok && root.failure.empty() ? root.best_ms / v.best_ms : NAN) << "," << v.error << ","
+                        << (ok ? "ok" : "failed") << "\n";
+                }
+                csv.flush();
+            }
+        }
+    }
+    std::printf("\nGeomean speedup of Ansor (time of the other / time of Ansor; > 1: Ansor faster):\n");
+    for (const auto &[name, r] : speedups) {
+        std::printf("  vs %-14s %.2fx over %zu operator shapes\n", name.c_str(), geomean(r), r.size());
+    }
+    return 0;
+}
