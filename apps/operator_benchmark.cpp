@@ -3,10 +3,11 @@
 // pipeline (every Func at root), and prints the ratios. Every variant's output
 // is checked against the unscheduled one on the same inputs.
 //
-//   ansor_operator_benchmark [--ops gmm,c2d,...] [--shapes 0|0,2|all]
+//   ansor_operator_benchmark [--ops gmm,c2d:1,...] [--shapes 0|0,2|all]
 //       [--schedulers Ansor,Adams2019,Mullapudi2016] [--trials 200]
 //       [--csv results.csv] [--ansor path/libansor.so] [--halide-plugins DIR]
 //
+// An operator written op:i runs only its i-th shape; the others run --shapes.
 // Timing: each variant is compiled once; then, for three rounds, every
 // variant is timed in turn (min over samples), so drift on this shared
 // machine hits all of them alike. A ratio > 1 means Ansor is faster.
@@ -58,7 +59,7 @@ std::vector<std::string> split_commas(const std::string &s) {
 
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
-                 "%s\nusage: ansor_operator_benchmark [--ops a,b] [--shapes 0|0,1|all] "
+                 "%s\nusage: ansor_operator_benchmark [--ops a,b:shape] [--shapes 0|0,1|all] "
                  "[--schedulers Ansor,Adams2019,Mullapudi2016,Li2018] [--trials N] [--csv FILE] "
                  "[--ansor libansor.so] [--halide-plugins DIR] [--target T]\n",
                  problem.c_str());
@@ -84,7 +85,7 @@ Args parse(int argc, char **argv) {
     }
     for (const auto &op : a.ops) {
         try {
-            ansor_ops::find_op(op);
+            ansor_ops::find_op(op.substr(0, op.find(':')));
         } catch (const std::out_of_range &) {
             usage("unknown operator " + op);
         }
@@ -219,9 +220,11 @@ int main(int argc, char **argv) {
     std::printf("\n");
 
     std::map<std::string, std::vector<double>> speedups;  // scheduler -> t_scheduler / t_Ansor
-    for (const auto &op : args.ops) {
+    for (const auto &op_arg : args.ops) {
+        const std::string op = op_arg.substr(0, op_arg.find(':'));
+        const std::string shapes = op == op_arg ? args.shapes : op_arg.substr(op.size() + 1);
         const auto &table = ansor_ops::find_op(op);
-        for (size_t si : shape_indices(args.shapes, table.ansor_shapes.size())) {
+        for (size_t si : shape_indices(shapes, table.ansor_shapes.size())) {
             const auto &shape = table.ansor_shapes[si];
             std::vector<Variant> runs;
             for (const auto &name : variants) {
