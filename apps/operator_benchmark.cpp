@@ -5,7 +5,11 @@
 //
 //   ansor_operator_benchmark [--ops gmm,c2d:1,...] [--shapes 0|0,2|all]
 //       [--schedulers Ansor,Adams2019,Mullapudi2016] [--trials 200]
-//       [--csv results.csv] [--ansor path/libansor.so] [--halide-plugins DIR]
+//       [--csv results.csv [--resume]] [--ansor path/libansor.so] [--halide-plugins DIR]
+//
+// --resume appends to an existing CSV and skips the operator shapes it
+// already holds, so a long suite can be run in several sittings (each
+// operator shape's variants are still timed together, in one run).
 //
 // An operator written op:i runs only its i-th shape; the others run --shapes.
 // Timing: each variant is compiled once; then, for three rounds, every
@@ -25,6 +29,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <set>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -42,6 +47,7 @@ struct Args {
     std::vector<std::string> schedulers = {"Mullapudi2016", "Adams2019", "Ansor"};
     int trials = 200;
     std::string csv;
+    bool resume = false;
     std::string ansor_plugin = ANSOR_PLUGIN_PATH;
     std::string halide_plugins = "/usr/lib/x86_64-linux-gnu/halide14";
     std::string target = default_target;
@@ -60,7 +66,7 @@ std::vector<std::string> split_commas(const std::string &s) {
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
                  "%s\nusage: ansor_operator_benchmark [--ops a,b:shape] [--shapes 0|0,1|all] "
-                 "[--schedulers Ansor,Adams2019,Mullapudi2016,Li2018] [--trials N] [--csv FILE] "
+                 "[--schedulers Ansor,Adams2019,Mullapudi2016,Li2018] [--trials N] [--csv FILE [--resume]] "
                  "[--ansor libansor.so] [--halide-plugins DIR] [--target T]\n",
                  problem.c_str());
     std::exit(2);
@@ -71,6 +77,10 @@ Args parse(int argc, char **argv) {
     for (const auto &op : ansor_ops::operator_suite()) a.ops.push_back(op.name);
     for (int i = 1; i < argc; i++) {
         std::string flag = argv[i];
+        if (flag == "--resume") {
+            a.resume = true;
+            continue;
+        }
         if (i + 1 >= argc) usage("missing value after " + flag);
         std::string value = argv[++i];
         if (flag == "--ops") a.ops = split_commas(value);
@@ -91,6 +101,7 @@ Args parse(int argc, char **argv) {
         }
     }
     if (a.trials < 0) usage("--trials must be >= 0");
+    if (a.resume && a.csv.empty()) usage("--resume needs --csv");
     return a;
 }
 
@@ -129,6 +140,7 @@ struct Variant {
     double best_ms = INFINITY;
     double error = 0;
     std::string failure;
+    std::string schedule_source;  // what the autoscheduler printed
 };
 
 void compute_everything_at_root(Pipeline &p) {
@@ -168,7 +180,7 @@ void build(Variant &v, const std::string &op, const ansor_ops::Shape &shape, con
     v.dag = std::make_unique<ansor::PipelineDAG>(outputs, machine.parallelism);
     double t0 = now_s();
     if (v.name == "root") compute_everything_at_root(p);
-    else p.auto_schedule(v.name, target, machine);
+    else v.schedule_source = p.auto_schedule(v.name, target, machine).schedule_source;
     v.tune_s = now_s() - t0;
     v.runner = std::make_unique<ansor::PipelineRunner>(*v.dag, p, ansor::measurement_target(target));
     v.runner->compile();
@@ -203,11 +215,28 @@ int main(int argc, char **argv) {
     std::vector<std::string> variants = {"root"};
     variants.insert(variants.end(), args.schedulers.begin(), args.schedulers.end());
 
+    const std::string csv_header = "op,shape,params,variant,tune_s,ms,gflops,speedup_vs_root,rel_error,status";
+    std::set<std::string> done;  // "op,shape" already in the CSV (--resume)
     std::ofstream csv;
     if (!args.csv.empty()) {
-        csv.open(args.csv);
+        bool append = false;
+        if (args.resume) {
+            std::ifstream old(args.csv);
+            std::string line;
+            if (std::getline(old, line)) {
+                if (line != csv_header) usage(args.csv + " is not a CSV this benchmark wrote; not resuming into it");
+                append = true;
+                while (std::getline(old, line)) {
+                    auto second = line.find(',', line.find(',') + 1);
+                    if (second != std::string::npos) done.insert(line.substr(0, second));
+                }
+            }
+        } else if (std::ifstream(args.csv).good()) {
+            usage(args.csv + " exists; pass --resume to add to it, or name a new file");
+        }
+        csv.open(args.csv, append ? std::ios::app : std::ios::out);
         if (!csv) usage("cannot write " + args.csv);
-        csv << "op,shape,params,variant,tune_s,ms,gflops,speedup_vs_root,rel_error,status\n";
+        if (!append) csv << csv_header << "\n";
     }
 
     std::printf("Ansor trials per operator: %d; target %s; every time is the min of 5 samples x 3 rounds\n",
@@ -226,6 +255,10 @@ int main(int argc, char **argv) {
         const auto &table = ansor_ops::find_op(op);
         for (size_t si : shape_indices(shapes, table.ansor_shapes.size())) {
             const auto &shape = table.ansor_shapes[si];
+            if (done.count(op + "," + std::to_string(si))) {
+                std::fprintf(stderr, "[bench] %s shape %zu: already in %s\n", op.c_str(), si, args.csv.c_str());
+                continue;
+            }
             std::vector<Variant> runs;
             for (const auto &name : variants) {
                 Variant v;
@@ -255,7 +288,15 @@ int main(int argc, char **argv) {
             for (auto &v : runs) {
                 if (v.runner && root.runner && &v != &root) {
                     v.error = ansor::max_relative_error(v.runner->outputs()[0], root.runner->outputs()[0].data());
-                    if (v.error > 1e-3) v.failure = "wrong output, relative error " + std::to_string(v.error);
+                    if (v.error > 1e-3) {
+                        v.failure = "wrong output, relative error " + std::to_string(v.error);
+                        // Keep the evidence: the schedule that computed it.
+                        if (!args.csv.empty()) {
+                            std::string file = args.csv + "." + op + "_" + std::to_string(si) + "." + v.name + ".schedule.h";
+                            std::ofstream(file) << v.schedule_source;
+                            v.failure += " (schedule saved to " + file + ")";
+                        }
+                    }
                 }
             }
             double flops = runs[0].dag ? runs[0].dag->flop_count() : 0;

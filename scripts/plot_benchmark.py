@@ -1,8 +1,10 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Bar chart of an ansor_operator_benchmark CSV: speedup over the unscheduled
 pipeline (every Func at root) per operator shape and scheduler, log scale.
+Also prints, for every other scheduler, the geomean of its time over Ansor's
+across the operator shapes where both ran correctly (> 1: Ansor faster).
 
-    python3 scripts/plot_benchmark.py results.csv results.png
+    scripts/plot_benchmark.py results.csv results.png   (Debian's /usr/bin/python3, python3-matplotlib)
 """
 import csv
 import math
@@ -26,6 +28,14 @@ def main(src, dst):
             variants.append(r["variant"])
         if r["status"] == "ok" and r["speedup_vs_root"] not in ("", "nan"):
             speedup[(case, r["variant"])] = float(r["speedup_vs_root"])
+    ms = {(f"{r['op']}:{r['shape']}", r["variant"]): float(r["ms"]) for r in rows if r["status"] == "ok"}
+    for v in variants:
+        if v == "Ansor":
+            continue
+        ratios = [ms[(c, v)] / ms[(c, "Ansor")] for c in cases if (c, v) in ms and (c, "Ansor") in ms]
+        if ratios:
+            g = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+            print(f"geomean {v} time / Ansor time: {g:.2f}x over {len(ratios)} operator shapes")
     width = 0.8 / max(1, len(variants))
     fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(cases) + 2), 4.5))
     for i, v in enumerate(variants):
