@@ -5,7 +5,8 @@
 //   ansor_measure_throughput [candidates=30] [size=512]
 #include "annotate/random_annotator.h"
 #include "measure/measurer.h"
-#include "search/random_search.h"
+#include "model/random_cost_model.h"
+#include "search/tuner.h"
 #include "sketch/sketch_generator.h"
 #include "util/target.h"
 
@@ -44,10 +45,16 @@ int main(int argc, char **argv) {
     ansor::AnnotationOptions ao;
     ao.parallelism = parallelism;
     ansor::RandomAnnotator annotator(dag, target, ao);
-    ansor::RandomSearch search(dag, ansor::generate_sketches({dag, target}), annotator, &measurer, 1);
+    ansor::ProgramSampler sampler(ansor::generate_sketches({dag, target}), annotator);
+    ansor::RandomCostModel model(1);
+    ansor::TunerOptions to;
+    to.trials = candidates;
+    to.seed = 1;
+    // Random sampling: what is timed is measurement, not the search.
+    ansor::Tuner tuner(sampler, annotator, ao, measurer, model, ansor::with_policy(to, ansor::SearchPolicy::Random));
 
     auto t0 = std::chrono::steady_clock::now();
-    ansor::SearchOutcome out = search.run(candidates);
+    ansor::TuningOutcome out = tuner.run();
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double flops = 2.0 * n * n * n;
     std::printf("matmul %d^3: %zu candidates in %.1f s (%d failed), best %.3f ms (%.1f GFLOP/s)\n", n, out.trials.size(),

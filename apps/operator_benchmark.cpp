@@ -46,6 +46,7 @@ struct Args {
     std::string shapes = "0";
     std::vector<std::string> schedulers = {"Mullapudi2016", "Adams2019", "Ansor"};
     int trials = 200;
+    std::string search;  // HL_ANSOR_SEARCH for the Ansor variant; empty: the plugin's default
     std::string csv;
     bool resume = false;
     std::string ansor_plugin = ANSOR_PLUGIN_PATH;
@@ -67,7 +68,7 @@ std::vector<std::string> split_commas(const std::string &s) {
     std::fprintf(stderr,
                  "%s\nusage: ansor_operator_benchmark [--ops a,b:shape] [--shapes 0|0,1|all] "
                  "[--schedulers Ansor,Adams2019,Mullapudi2016,Li2018] [--trials N] [--csv FILE [--resume]] "
-                 "[--ansor libansor.so] [--halide-plugins DIR] [--target T]\n",
+                 "[--search random|model|evolution] [--ansor libansor.so] [--halide-plugins DIR] [--target T]\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -88,6 +89,7 @@ Args parse(int argc, char **argv) {
         else if (flag == "--schedulers") a.schedulers = split_commas(value);
         else if (flag == "--trials") a.trials = std::atoi(value.c_str());
         else if (flag == "--csv") a.csv = value;
+        else if (flag == "--search") a.search = value;
         else if (flag == "--ansor") a.ansor_plugin = value;
         else if (flag == "--halide-plugins") a.halide_plugins = value;
         else if (flag == "--target") a.target = value;
@@ -209,6 +211,7 @@ int main(int argc, char **argv) {
     Target target(args.target);
     // Options reach the plugin only through the environment.
     setenv("HL_ANSOR_TRIALS", std::to_string(args.trials).c_str(), 1);
+    if (!args.search.empty()) setenv("HL_ANSOR_SEARCH", args.search.c_str(), 1);
     for (const auto &s : args.schedulers) load_plugin(plugin_file(args, s));
     MachineParams machine(2, 32 * 1024 * 1024, 40);
 
@@ -239,6 +242,7 @@ int main(int argc, char **argv) {
         if (!append) csv << csv_header << "\n";
     }
 
+    std::printf("Ansor search: %s; ", args.search.empty() ? "default" : args.search.c_str());
     std::printf("Ansor trials per operator: %d; target %s; every time is the min of 5 samples x 3 rounds\n",
                 args.trials, args.target.c_str());
     std::printf("%-11s %-5s", "op", "shape");

@@ -425,12 +425,13 @@ void PipelineDAG::evaluate_predicates() {
         for (const auto &st : n.stages) {
             if (!st.has_reduction()) continue;
             // Data reuse: some read misses a space loop, so the same value is
-            // read again at every iteration of that loop.
+            // read again at every iteration of that loop. Loops of extent 1
+            // (a batch of one) repeat nothing and count on neither side.
             for (const auto &c : st.calls) {
                 std::set<std::string> used;
                 for (const Expr &a : c.args) {
                     for (const auto &l : st.loops) {
-                        if (l.kind == LoopKind::Space && expr_uses_var(a, l.var)) used.insert(l.var);
+                        if (l.kind == LoopKind::Space && l.extent > 1 && expr_uses_var(a, l.var)) used.insert(l.var);
                     }
                 }
                 int space_loops = 0;

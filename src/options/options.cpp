@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <functional>
 #include <sstream>
+#include <vector>
 
 extern char **environ;
 
@@ -40,6 +41,15 @@ bool parse_bool(const std::string &name, const std::string &v) {
     throw UserError(name + "='" + v + "' is not a boolean (use 1/0, true/false or yes/no)");
 }
 
+std::string parse_choice(const std::string &name, const std::string &v, const std::vector<std::string> &choices) {
+    std::string list;
+    for (const auto &c : choices) {
+        if (v == c) return v;
+        list += (list.empty() ? "" : ", ") + c;
+    }
+    throw UserError(name + "='" + v + "' is not one of: " + list);
+}
+
 using Setter = std::function<void(Options &, const std::string &name, const std::string &value)>;
 
 const std::map<std::string, Setter> &setters() {
@@ -53,6 +63,18 @@ const std::map<std::string, Setter> &setters() {
         {"HL_ANSOR_AUTO_UNROLL_MAX_STEP", [](Options &o, auto &n, auto &v) { o.auto_unroll_max_step = (int)parse_int(n, v, 0, 4096); }},
         {"HL_ANSOR_VERBOSE", [](Options &o, auto &n, auto &v) { o.verbose = parse_bool(n, v); }},
         {"HL_ANSOR_PROGRESS", [](Options &o, auto &n, auto &v) { o.progress = parse_bool(n, v); }},
+        {"HL_ANSOR_SEARCH", [](Options &o, auto &n, auto &v) { o.search = parse_choice(n, v, {"random", "model", "evolution"}); }},
+        {"HL_ANSOR_COST_MODEL", [](Options &o, auto &n, auto &v) { o.cost_model = parse_choice(n, v, {"xgboost", "random"}); }},
+        {"HL_ANSOR_MEASURES_PER_ROUND", [](Options &o, auto &n, auto &v) { o.measures_per_round = (int)parse_int(n, v, 1, 10000); }},
+        {"HL_ANSOR_EPSILON", [](Options &o, auto &n, auto &v) { o.epsilon = parse_double(n, v, 0, 1); }},
+        {"HL_ANSOR_POPULATION", [](Options &o, auto &n, auto &v) { o.population = (int)parse_int(n, v, 2, 1000000); }},
+        {"HL_ANSOR_GENERATIONS", [](Options &o, auto &n, auto &v) { o.generations = (int)parse_int(n, v, 0, 1000); }},
+        {"HL_ANSOR_MUTATION_PROB", [](Options &o, auto &n, auto &v) { o.mutation_probability = parse_double(n, v, 0, 1); }},
+        {"HL_ANSOR_CROSSOVER", [](Options &o, auto &n, auto &v) { o.crossover_share = parse_double(n, v, 0, 1); }},
+        {"HL_ANSOR_LOG", [](Options &o, auto &n, auto &v) {
+             if (v.empty()) throw UserError(n + " is empty; give the path of a tuning log");
+             o.log = v;
+         }},
     };
     return s;
 }
@@ -70,6 +92,18 @@ const std::map<std::string, std::string> &Options::documentation() {
         {"HL_ANSOR_AUTO_UNROLL_MAX_STEP", "largest auto-unroll step drawn from {0,16,64,512} (default 512)"},
         {"HL_ANSOR_VERBOSE", "1 to print every candidate's schedule to stderr (default 0)"},
         {"HL_ANSOR_PROGRESS", "0 to silence the progress lines on stderr (default 1)"},
+        {"HL_ANSOR_SEARCH", "search policy: random (sample and measure), model (rank fresh samples with the cost model), "
+                            "evolution (evolve samples and the best measured programs under the model; default)"},
+        {"HL_ANSOR_COST_MODEL", "xgboost (default) or random (for ablations)"},
+        {"HL_ANSOR_MEASURES_PER_ROUND", "programs measured between two retrainings of the model (default 16)"},
+        {"HL_ANSOR_EPSILON", "share of each round given to fresh random programs (default 0.05)"},
+        {"HL_ANSOR_POPULATION", "evolution's population size (default 2048)"},
+        {"HL_ANSOR_GENERATIONS", "generations evolved per round (default 4)"},
+        {"HL_ANSOR_MUTATION_PROB", "probability that a child not made by crossover is mutated (default 0.85)"},
+        {"HL_ANSOR_CROSSOVER", "share of each generation made by node-based crossover; 0 disables it (default 0.2)"},
+        {"HL_ANSOR_LOG", "JSON-lines tuning log: its records for this pipeline and target train the model and seed "
+                         "the search, and every new measurement is appended (never overwritten). With "
+                         "HL_ANSOR_TRIALS=0 the best record is applied as is (default: no log)"},
     };
     return d;
 }

@@ -18,6 +18,15 @@ struct Options {
     int auto_unroll_max_step = 512;  // HL_ANSOR_AUTO_UNROLL_MAX_STEP: largest auto-unroll step drawn
     bool verbose = false;            // HL_ANSOR_VERBOSE: print every candidate's schedule
     bool progress = true;            // HL_ANSOR_PROGRESS: progress lines on stderr
+    std::string search = "evolution";  // HL_ANSOR_SEARCH: random | model | evolution
+    std::string cost_model = "xgboost";  // HL_ANSOR_COST_MODEL: xgboost | random
+    int measures_per_round = 16;     // HL_ANSOR_MEASURES_PER_ROUND: programs measured between retrainings
+    double epsilon = 0.05;           // HL_ANSOR_EPSILON: share of random programs per round
+    int population = 2048;           // HL_ANSOR_POPULATION: evolution's population
+    int generations = 4;             // HL_ANSOR_GENERATIONS: evolution's generations per round
+    double mutation_probability = 0.85;  // HL_ANSOR_MUTATION_PROB
+    double crossover_share = 0.2;    // HL_ANSOR_CROSSOVER: share of children made by crossover
+    std::string log;                 // HL_ANSOR_LOG: JSON-lines tuning log (read to resume, appended to)
 
     // Reads the process environment. Throws UserError for an unknown
     // HL_ANSOR_ name or a malformed value.

@@ -1,6 +1,9 @@
 #include "search/autoschedule.h"
 
 #include "measure/measurer.h"
+#include "model/make_cost_model.h"
+#include "search/tuner.h"
+#include "sketch/sketch_generator.h"
 #include "util/errors.h"
 #include "util/target.h"
 
@@ -11,8 +14,25 @@ namespace ansor {
 
 namespace {
 
-void print_progress(const SearchProgress &p, double flops) {
-    std::fprintf(stderr, "[ansor] trial %d/%d  failures %d  best ", p.trials_done, p.trials_total, p.failures);
+TunerOptions tuner_options(const Options &o) {
+    TunerOptions t;
+    t.trials = o.trials;
+    t.measures_per_round = o.measures_per_round;
+    t.epsilon = o.epsilon;
+    t.evolution.population = o.population;
+    t.evolution.generations = o.generations;
+    t.evolution.mutation_probability = o.mutation_probability;
+    t.evolution.crossover_share = o.crossover_share;
+    t.seed = o.seed;
+    SearchPolicy policy = o.search == "random" ? SearchPolicy::Random
+                        : o.search == "model"  ? SearchPolicy::Model
+                                               : SearchPolicy::Evolution;
+    return with_policy(t, policy);
+}
+
+void print_progress(const TuningProgress &p, double flops) {
+    std::fprintf(stderr, "[ansor] trial %d/%d (round %d)  failures %d  best ", p.trials_done, p.trials_total, p.round,
+                 p.failures);
     if (p.best_ms > 0) {
         std::fprintf(stderr, "%.4f ms", p.best_ms);
         if (flops > 0) std::fprintf(stderr, " (%.1f GFLOP/s)", flops / (p.best_ms * 1e6));
@@ -56,10 +76,13 @@ AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &o
             std::fprintf(stderr, "[ansor] %zu Funcs, %zu sketches, reference (all at root) %.4f ms; measuring %d programs\n",
                          dag.nodes().size(), sketches.size(), measurer.reference().min_ms, options.trials);
         }
-        RandomSearch search(dag, sketches, annotator, &measurer, options.seed);
-        SearchOutcome outcome = search.run(options.trials, [&](const SearchProgress &p) {
+        ProgramSampler sampler(sketches, annotator);
+        std::unique_ptr<CostModel> model = make_cost_model(options.cost_model, dag, options.seed);
+        Tuner tuner(sampler, annotator, ao, measurer, *model, tuner_options(options));
+        tuner.on_progress = [&](const TuningProgress &p) {
             if (options.progress) print_progress(p, dag.flop_count());
-        });
+        };
+        TuningOutcome outcome = tuner.run();
         if (options.verbose) {
             for (const auto &t : outcome.trials) {
                 std::fprintf(stderr, "[ansor] %s %.4f ms %s\n%s", t.result.ok ? "ok" : "FAILED", t.result.min_ms,
@@ -78,7 +101,8 @@ AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &o
                          result.trials, outcome.trials[0].result.error.c_str());
         }
     } else {
-        chosen = RandomSearch(dag, sketches, annotator, nullptr, options.seed).sample();
+        std::mt19937_64 rng(options.seed);
+        chosen = ProgramSampler(sketches, annotator).sample(rng);
     }
     if (!chosen) {
         // Every Func at root: always legal, and what the reference computes.

@@ -2,7 +2,7 @@
 // The whole path for one pipeline: analyse, enumerate sketches, search,
 // apply the best program to the pipeline's Funcs, and return its source.
 #include "options/options.h"
-#include "search/random_search.h"
+#include "search/tuner.h"
 
 #include <Halide.h>
 

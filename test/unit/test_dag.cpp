@@ -30,6 +30,22 @@ TEST_CASE("dag: matmul stages, loops and predicates") {
     CHECK(dag.flop_count() == doctest::Approx(2.0 * 64 * 64 * 64));
 }
 
+TEST_CASE("dag: a batch of one does not hide a matmul's data reuse") {
+    // output(j, i, b) += lhs(r, i, b) * rhs(j, r, b) with b of extent 1: every
+    // read uses b, yet each lhs value is still read for every j.
+    Halide::ImageParam lhs(Halide::Float(32), 3, "lhs"), rhs(Halide::Float(32), 3, "rhs");
+    Halide::Var j("j"), i("i"), b("b");
+    Halide::RDom r(0, 32, "r");
+    Halide::Func out("bmm");
+    out(j, i, b) = 0.f;
+    out(j, i, b) += lhs(r, i, b) * rhs(j, r, b);
+    lhs.dim(0).set_estimate(0, 32).dim(1).set_estimate(0, 32).dim(2).set_estimate(0, 1);
+    rhs.dim(0).set_estimate(0, 32).dim(1).set_estimate(0, 32).dim(2).set_estimate(0, 1);
+    out.set_estimate(j, 0, 32).set_estimate(i, 0, 32).set_estimate(b, 0, 1);
+    PipelineDAG dag({out.function()}, 2);
+    CHECK(node(dag, "bmm").has_data_reuse);
+}
+
 TEST_CASE("dag: fusible consumer, inlinable and reduction-parallel predicates") {
     auto relu = ansor_test::make_matmul_relu(64);
     PipelineDAG d1(relu.functions(), 2);

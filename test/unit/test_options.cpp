@@ -37,6 +37,11 @@ TEST_CASE("options: malformed values are errors naming the option") {
     CHECK_THROWS_AS(Options::from_map({{"HL_ANSOR_TRIALS", "-1"}}), ansor::UserError);
     CHECK_THROWS_AS(Options::from_map({{"HL_ANSOR_TIMEOUT", "0"}}), ansor::UserError);
     CHECK_THROWS_AS(Options::from_map({{"HL_ANSOR_VERBOSE", "maybe"}}), ansor::UserError);
+    CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_SEARCH", "beam"}}),
+                         doctest::Contains("HL_ANSOR_SEARCH='beam' is not one of: random, model, evolution"),
+                         ansor::UserError);
+    CHECK_THROWS_AS(Options::from_map({{"HL_ANSOR_LOG", ""}}), ansor::UserError);
+    CHECK(Options::from_map({{"HL_ANSOR_SEARCH", "model"}, {"HL_ANSOR_CROSSOVER", "0"}}).search == "model");
     // Every option is documented.
-    CHECK(Options::documentation().size() == 9);
+    CHECK(Options::documentation().size() == 18);
 }

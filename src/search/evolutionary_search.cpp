@@ -1,0 +1,143 @@
+#include "search/evolutionary_search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+namespace ansor {
+
+namespace {
+
+// Per DAG Func, the summed scores of its statements (an rfactor
+// intermediate counts for the Func it came from).
+std::map<std::string, double> func_scores(const ProgramPrediction &p) {
+    std::map<std::string, double> out;
+    const std::string suffix = "_intm";
+    for (size_t i = 0; i < p.stage_scores.size(); i++) {
+        std::string f = p.stage_funcs[i];
+        if (f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            f.resize(f.size() - suffix.size());
+        }
+        out[f] += p.stage_scores[i];
+    }
+    return out;
+}
+
+// Take a Func's steps from the parent whose statements score higher, most of the time.
+std::map<std::string, double> crossover_preference(const ProgramPrediction &a, const ProgramPrediction &b) {
+    std::map<std::string, double> sa = func_scores(a), sb = func_scores(b), prefer;
+    for (const auto &kv : sa) {
+        auto it = sb.find(kv.first);
+        if (it == sb.end() || kv.second == it->second) continue;
+        prefer[kv.first] = kv.second > it->second ? 0.8 : 0.2;
+    }
+    return prefer;
+}
+
+}  // namespace
+
+EvolutionarySearch::EvolutionarySearch(const ProgramSampler &sampler, RandomAnnotator &annotator,
+                                       AnnotationOptions annotation, CostModel &model, EvolutionOptions options)
+    : sampler_(sampler), annotator_(annotator), mutator_(annotator, std::move(annotation)), model_(model),
+      options_(options) {}
+
+std::vector<State> EvolutionarySearch::next_generation(const std::vector<State> &population,
+                                                       const std::vector<ProgramPrediction> &predictions,
+                                                       std::mt19937_64 &rng) {
+    // Roulette wheel over predicted fitness, measured from the worst
+    // program so that negative scores work too; an untrained model (all
+    // scores equal) gives uniform selection.
+    double lo = INFINITY, hi = -INFINITY;
+    for (const auto &p : predictions) {
+        if (!std::isfinite(p.score)) continue;
+        lo = std::min(lo, p.score);
+        hi = std::max(hi, p.score);
+    }
+    if (!std::isfinite(hi)) return {};  // nothing replays: nothing to breed from
+    double floor = std::isfinite(hi) && hi > lo ? 1e-3 * (hi - lo) : 1.0;
+    std::vector<double> weights;
+    for (const auto &p : predictions) weights.push_back(std::isfinite(p.score) ? p.score - lo + floor : 0.0);
+    std::discrete_distribution<size_t> parent(weights.begin(), weights.end());
+    std::bernoulli_distribution by_crossover(options_.crossover_share), mutate(options_.mutation_probability);
+
+    std::vector<State> next;
+    next.reserve(population.size());
+    size_t attempts = 0;
+    while (next.size() < population.size() && attempts++ < population.size() * 4) {
+        if (options_.crossover_share > 0 && population.size() >= 2 && by_crossover(rng)) {
+            size_t a = parent(rng), b = parent(rng);
+            if (a == b) continue;
+            stats_.crossovers_tried++;
+            auto child = crossover(population[a], population[b], crossover_preference(predictions[a], predictions[b]),
+                                   annotator_, rng);
+            if (!child) continue;
+            stats_.crossovers_ok++;
+            next.push_back(std::move(child->state));
+        } else {
+            const State &p = population[parent(rng)];
+            if (!mutate(rng)) {
+                next.push_back(p);
+                continue;
+            }
+            stats_.mutations_tried++;
+            auto child = mutator_.mutate(p, rng);
+            if (!child) continue;
+            stats_.mutations_ok++;
+            next.push_back(std::move(*child));
+        }
+    }
+    return next;
+}
+
+std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, int count,
+                                              const std::set<std::string> &exclude, std::mt19937_64 &rng) {
+    auto start = std::chrono::steady_clock::now();
+    std::vector<State> population;
+    for (const auto &s : seeds) {
+        if ((int)population.size() >= options_.population) break;
+        population.push_back(s);
+    }
+    for (int misses = 0; (int)population.size() < options_.population && misses < 64;) {
+        if (auto s = sampler_.sample(rng)) {
+            population.push_back(std::move(*s));
+        } else {
+            misses++;
+        }
+    }
+
+    // The best unmeasured programs of every generation, by key.
+    std::map<std::string, std::pair<double, State>> best;
+    auto remember = [&](const std::vector<State> &pop, const std::vector<ProgramPrediction> &pred) {
+        for (size_t i = 0; i < pop.size(); i++) {
+            if (!std::isfinite(pred[i].score)) continue;
+            std::string key = pop[i].key();
+            if (exclude.count(key) || best.count(key)) continue;
+            best.emplace(key, std::make_pair(pred[i].score, pop[i]));
+        }
+        if ((int)best.size() <= count) return;
+        // Keep the top `count` only.
+        std::vector<std::pair<double, std::string>> order;
+        for (const auto &kv : best) order.push_back({kv.second.first, kv.first});
+        std::nth_element(order.begin(), order.begin() + count, order.end(), std::greater<>());
+        for (size_t i = count; i < order.size(); i++) best.erase(order[i].second);
+    };
+
+    for (int gen = 0; !population.empty(); gen++) {
+        std::vector<ProgramPrediction> pred = model_.predict_stages(population);
+        remember(population, pred);
+        if (gen == options_.generations) break;
+        population = next_generation(population, pred, rng);
+    }
+
+    std::vector<std::pair<double, State>> ranked;
+    for (auto &kv : best) ranked.push_back(std::move(kv.second));
+    // Ties (an untrained model) keep the key order, which is deterministic.
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    std::vector<State> out;
+    for (auto &r : ranked) out.push_back(std::move(r.second));
+    stats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+}
+
+}  // namespace ansor

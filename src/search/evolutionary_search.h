@@ -1,0 +1,58 @@
+#pragma once
+// Evolutionary search (Ansor §5.1, brief §3): a population of complete
+// programs — fresh samples plus the best measured ones — evolves for a few
+// generations under the cost model: parents are drawn with probability
+// proportional to their predicted fitness, children come from node-based
+// crossover or from mutation. The best predicted programs seen in any
+// generation that have not been measured yet are returned.
+#include "model/cost_model.h"
+#include "search/crossover.h"
+#include "search/mutations.h"
+#include "search/program_sampler.h"
+
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ansor {
+
+struct EvolutionOptions {
+    int population = 2048;
+    int generations = 4;
+    double mutation_probability = 0.85;  // a child not made by crossover is mutated with this probability
+    double crossover_share = 0.2;        // share of each generation made by crossover (0: mutation only)
+};
+
+struct EvolutionStats {
+    int mutations_tried = 0, mutations_ok = 0;
+    int crossovers_tried = 0, crossovers_ok = 0;
+    double seconds = 0;
+};
+
+class EvolutionarySearch {
+public:
+    EvolutionarySearch(const ProgramSampler &sampler, RandomAnnotator &annotator, AnnotationOptions annotation,
+                       CostModel &model, EvolutionOptions options);
+
+    // Up to `count` distinct states, best predicted first, whose keys are not
+    // in `exclude`. `seeds` (e.g. the best measured programs) join the first
+    // generation.
+    std::vector<State> search(const std::vector<State> &seeds, int count, const std::set<std::string> &exclude,
+                              std::mt19937_64 &rng);
+
+    const EvolutionStats &stats() const { return stats_; }
+
+private:
+    std::vector<State> next_generation(const std::vector<State> &population,
+                                       const std::vector<ProgramPrediction> &predictions, std::mt19937_64 &rng);
+
+    const ProgramSampler &sampler_;
+    RandomAnnotator &annotator_;
+    Mutator mutator_;
+    CostModel &model_;
+    EvolutionOptions options_;
+    EvolutionStats stats_;
+};
+
+}  // namespace ansor

@@ -1,0 +1,20 @@
+#include "search/program_sampler.h"
+
+namespace ansor {
+
+std::optional<State> ProgramSampler::sample(std::mt19937_64 &rng) const {
+    if (sketches_.empty()) return std::nullopt;
+    std::uniform_int_distribution<size_t> pick(0, sketches_.size() - 1);
+    for (int attempt = 0; attempt < 64; attempt++) {
+        try {
+            State s = annotator_.annotate(sketches_[pick(rng)], rng);
+            s.replay();
+            return s;
+        } catch (const InvalidState &) {
+            // Some draws do not fit (a location the footprint rules out); draw again.
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace ansor

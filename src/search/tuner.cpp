@@ -1,0 +1,126 @@
+#include "search/tuner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace ansor {
+
+const char *policy_name(SearchPolicy p) {
+    switch (p) {
+    case SearchPolicy::Random: return "random";
+    case SearchPolicy::Model: return "model";
+    case SearchPolicy::Evolution: return "evolution";
+    }
+    return "?";
+}
+
+TunerOptions with_policy(TunerOptions o, SearchPolicy p) {
+    o.policy = p;
+    if (p == SearchPolicy::Random) o.epsilon = 1;
+    if (p == SearchPolicy::Model) {
+        o.evolution.generations = 0;
+        o.seed_share = 0;
+    }
+    return o;
+}
+
+Tuner::Tuner(const ProgramSampler &sampler, RandomAnnotator &annotator, AnnotationOptions annotation,
+             Measurer &measurer, CostModel &model, TunerOptions options)
+    : sampler_(sampler), measurer_(measurer), model_(model), options_(options),
+      evolution_(sampler, annotator, std::move(annotation), model, options.evolution) {}
+
+void Tuner::consider(const TrialRecord &t) {
+    measured_.insert(t.state.key());
+    if (!t.result.ok) return;
+    successes_.push_back(t);
+    if (!outcome_.best || t.result.min_ms < outcome_.best_result.min_ms) {
+        outcome_.best = t.state;
+        outcome_.best_result = t.result;
+    }
+}
+
+void Tuner::add_history(const std::vector<TrialRecord> &history) {
+    std::vector<State> states;
+    std::vector<MeasureResult> results;
+    for (const auto &t : history) {
+        consider(t);
+        states.push_back(t.state);
+        results.push_back(t.result);
+    }
+    if (!states.empty()) model_.update(states, results);
+}
+
+std::vector<State> Tuner::pick_candidates(int count, std::mt19937_64 &rng) {
+    // Stochastic rounding keeps the random share at ε on average for small rounds.
+    double want_random = options_.epsilon * count;
+    int n_random = (int)want_random + (std::bernoulli_distribution(want_random - std::floor(want_random))(rng) ? 1 : 0);
+    n_random = std::min(n_random, count);
+
+    std::vector<State> picked;
+    std::set<std::string> keys = measured_;
+    if (n_random < count) {
+        std::vector<State> seeds;
+        if (options_.seed_share > 0) {
+            std::vector<const TrialRecord *> best;
+            for (const auto &t : successes_) best.push_back(&t);
+            std::sort(best.begin(), best.end(),
+                      [](const TrialRecord *a, const TrialRecord *b) { return a->result.min_ms < b->result.min_ms; });
+            size_t n_seeds = (size_t)(options_.seed_share * options_.evolution.population);
+            for (size_t i = 0; i < best.size() && i < n_seeds; i++) seeds.push_back(best[i]->state);
+        }
+        for (auto &s : evolution_.search(seeds, count - n_random, keys, rng)) {
+            keys.insert(s.key());
+            picked.push_back(std::move(s));
+        }
+    }
+    // Random programs fill the ε share, and whatever evolution could not.
+    for (int misses = 0; (int)picked.size() < count && misses < 200;) {
+        std::optional<State> s = sampler_.sample(rng);
+        if (!s || !keys.insert(s->key()).second) {
+            misses++;  // the space may be smaller than the budget
+            continue;
+        }
+        picked.push_back(std::move(*s));
+    }
+    return picked;
+}
+
+TuningOutcome Tuner::run() {
+    std::mt19937_64 rng(options_.seed);
+    auto start = std::chrono::steady_clock::now();
+    int done = 0;
+    for (int round = 0; done < options_.trials; round++) {
+        int count = std::min(options_.measures_per_round, options_.trials - done);
+        std::vector<State> candidates = pick_candidates(count, rng);
+        if (candidates.empty()) break;  // nothing new left to measure
+        std::vector<MeasureResult> results;
+        for (const State &s : candidates) {
+            // One at a time, so that every measurement reaches the log and the
+            // progress line as soon as it exists.
+            TrialRecord t{s, measurer_.measure({s})[0]};
+            results.push_back(t.result);
+            consider(t);
+            outcome_.trials.push_back(t);
+            if (!t.result.ok) outcome_.failures++;
+            done++;
+            if (on_measured) on_measured(t);
+            if (on_progress) {
+                TuningProgress p;
+                p.trials_done = done;
+                p.trials_total = options_.trials;
+                p.failures = outcome_.failures;
+                p.round = round;
+                p.best_ms = outcome_.best ? outcome_.best_result.min_ms : 0;
+                p.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                p.left_s = p.elapsed_s / done * (options_.trials - done);
+                on_progress(p);
+            }
+        }
+        if (options_.epsilon < 1) model_.update(candidates, results);
+    }
+    outcome_.evolution = evolution_.stats();
+    return outcome_;
+}
+
+}  // namespace ansor
