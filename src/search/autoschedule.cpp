@@ -2,6 +2,7 @@
 
 #include "measure/measurer.h"
 #include "model/make_cost_model.h"
+#include "records/tuning_log.h"
 #include "search/tuner.h"
 #include "sketch/sketch_generator.h"
 #include "util/errors.h"
@@ -64,6 +65,18 @@ AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &o
 
     AutoscheduleResult result;
     std::optional<State> chosen;
+    std::optional<TuningLog> log;
+    std::optional<PipelineKey> key;
+    std::vector<TuningRecord> history;
+    if (!options.log.empty()) {
+        log.emplace(options.log);
+        key = make_pipeline_key(dag);
+        history = log->load(dag, *key, target);
+        if (options.progress) {
+            std::fprintf(stderr, "[ansor] log %s: %zu records for pipeline %s on this target\n", options.log.c_str(),
+                         history.size(), key->hash.c_str());
+        }
+    }
     if (options.trials > 0) {
         MeasureOptions mo;
         mo.target = measurement_target(target);
@@ -73,12 +86,37 @@ AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &o
         mo.tolerance = options.tolerance;
         ForkMeasurer measurer(dag, mo);
         if (options.progress) {
-            std::fprintf(stderr, "[ansor] %zu Funcs, %zu sketches, reference (all at root) %.4f ms; measuring %d programs\n",
-                         dag.nodes().size(), sketches.size(), measurer.reference().min_ms, options.trials);
+            std::fprintf(stderr, "[ansor] %zu Funcs, %zu sketches, reference (all at root) %.4f ms; measuring %d programs (%s search)\n",
+                         dag.nodes().size(), sketches.size(), measurer.reference().min_ms, options.trials,
+                         options.search.c_str());
         }
         ProgramSampler sampler(sketches, annotator);
         std::unique_ptr<CostModel> model = make_cost_model(options.cost_model, dag, options.seed);
         Tuner tuner(sampler, annotator, ao, measurer, *model, tuner_options(options));
+        std::vector<TrialRecord> earlier;
+        for (const auto &r : history) {
+            MeasureResult m;
+            m.ok = r.ok;
+            m.error = r.error;
+            m.min_ms = r.min_ms;
+            m.median_ms = r.median_ms;
+            m.seconds = r.seconds;
+            earlier.push_back({*r.state, m});
+        }
+        tuner.add_history(earlier);
+        int64_t trial = (int64_t)history.size();
+        tuner.on_measured = [&](const TrialRecord &t) {
+            if (!log) return;
+            RecordMeta meta;
+            meta.trial = trial++;
+            meta.seed = options.seed;
+            try {
+                log->append(*key, target, t.state, t.result, meta);
+            } catch (const InvalidState &e) {
+                std::fprintf(stderr, "[ansor] warning: could not record trial %lld in %s: %s\n", (long long)*meta.trial,
+                             options.log.c_str(), e.what());
+            }
+        };
         tuner.on_progress = [&](const TuningProgress &p) {
             if (options.progress) print_progress(p, dag.flop_count());
         };
@@ -100,6 +138,18 @@ AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &o
                                  "falling back to computing every Func at root\n",
                          result.trials, outcome.trials[0].result.error.c_str());
         }
+    } else if (log) {
+        // No budget: the log's best program, the same one every time.
+        std::optional<TuningRecord> best = best_record(history);
+        if (!best) {
+            throw UserError("HL_ANSOR_TRIALS=0 with HL_ANSOR_LOG=" + options.log + ", but the log holds no successful " +
+                            "measurement of this pipeline (key " + key->hash + ") on target " + target.to_string() +
+                            "; tune it first with HL_ANSOR_TRIALS > 0");
+        }
+        chosen = best->state;
+        result.measured = true;
+        result.from_log = true;
+        result.best_ms = best->min_ms;
     } else {
         std::mt19937_64 rng(options.seed);
         chosen = ProgramSampler(sketches, annotator).sample(rng);
@@ -113,8 +163,12 @@ AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &o
     chosen->apply(dag.env());
     std::ostringstream src;
     src << "// Ansor: ";
-    if (result.measured) {
-        src << "best of " << result.trials << " measured programs, " << result.best_ms << " ms";
+    if (result.from_log) {
+        src << "best record of " << options.log << ", " << result.best_ms << " ms";
+    } else if (result.measured) {
+        src << "best of " << result.trials << " measured programs";
+        if (!history.empty()) src << " and " << history.size() << " from " << options.log;
+        src << ", " << result.best_ms << " ms";
     } else {
         src << "unmeasured schedule";
     }

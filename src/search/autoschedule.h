@@ -11,6 +11,7 @@ namespace ansor {
 struct AutoscheduleResult {
     std::string schedule_source;
     bool measured = false;  // false when nothing valid was measured
+    bool from_log = false;  // applied the tuning log's best record without measuring
     double best_ms = 0;
     int trials = 0, failures = 0;
 };

@@ -1,0 +1,202 @@
+// How long the learned cost model takes, single-threaded: retraining on
+// ~1000 programs and predicting 2048 states (features + trees), on random
+// programs of a 512^3 matmul and a conv layer. Nothing is measured: each
+// program's time comes from a toy machine model of its features (below), so
+// the held-out ranking accuracy printed beside the timings only compares
+// hyperparameter settings with each other.
+//
+//   ansor_model_throughput [train=1000] [predict=2048] [key=value ...]
+//
+// key=value overrides a PackSumParams field: tree_method, max_bin,
+// max_depth, eta, min_child_weight, max_rounds, early_stopping_rounds,
+// min_improvement, validation_fraction, min_weight, nthread.
+#include "features/program_features.h"
+#include "model/xgboost_cost_model.h"
+#include "search/program_sampler.h"
+#include "sketch/sketch_generator.h"
+
+#include <Halide.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+using namespace Halide;
+using namespace ansor;
+
+namespace {
+
+const Target target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+const int parallelism = 2;
+
+Func make_matmul(int n) {
+    ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
+    A.dim(0).set_estimate(0, n).dim(1).set_estimate(0, n);
+    B.dim(0).set_estimate(0, n).dim(1).set_estimate(0, n);
+    Var x("x"), y("y");
+    RDom k(0, n, "k");
+    Func C("matmul");
+    C(x, y) = 0.f;
+    C(x, y) += A(k, y) * B(x, k);
+    C.set_estimate(x, 0, n).set_estimate(y, 0, n);
+    return C;
+}
+
+Func make_conv(int hw, int ci, int co) {
+    ImageParam in(Float(32), 3, "input"), w(Float(32), 4, "weight"), bias(Float(32), 1, "bias");
+    in.dim(0).set_estimate(0, ci).dim(1).set_estimate(0, hw).dim(2).set_estimate(0, hw);
+    w.dim(0).set_estimate(0, co).dim(1).set_estimate(0, ci).dim(2).set_estimate(0, 3).dim(3).set_estimate(0, 3);
+    bias.dim(0).set_estimate(0, co);
+    Var c("c"), x("x"), y("y");
+    Func padded = BoundaryConditions::constant_exterior(in, 0.f, {{0, ci}, {0, hw}, {0, hw}});
+    RDom r(0, ci, 0, 3, 0, 3, "r");
+    Func conv("conv"), relu("relu");
+    conv(c, x, y) = bias(c);
+    conv(c, x, y) += w(c, r.x, r.y, r.z) * padded(r.x, x + r.y - 1, y + r.z - 1);
+    relu(c, x, y) = max(conv(c, x, y), 0.f);
+    relu.set_estimate(c, 0, co).set_estimate(x, 0, hw).set_estimate(y, 0, hw);
+    return relu;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Inverse of features::slog.
+double unslog(float v) { return std::exp2((double)v) - 1; }
+
+// A toy machine: per statement, iterations spread over the vector lanes
+// (up to 16) and the cores, plus a cost per cache line moved; times ±10%
+// log-normal noise.
+double toy_ms(const std::vector<StageFeatures> &fs, std::mt19937_64 &rng) {
+    using namespace features;
+    double t = 0;
+    for (const auto &f : fs) {
+        double n = unslog(f.values[kOtherBegin]);  // outer_prod
+        double vec = std::min(16.0, std::max(1.0, unslog(f.values[kVecBegin + kAnnLen])));
+        double par = std::min<double>(parallelism, std::max(1.0, unslog(f.values[kParallelBegin + kAnnProd])));
+        double lines = 0;
+        for (int b = 0; b < kMaxBuffers; b++) lines += unslog(f.values[kBufferBegin + b * kPerBuffer + kLines]);
+        t += (n / vec + 4 * lines) / par;
+    }
+    std::normal_distribution<double> noise(0, 0.1);
+    return t * 1e-6 * std::exp(noise(rng));
+}
+
+struct Timings {
+    double update_s, retrain_s, predict_s, statements_per_program, pair_accuracy;
+    int rounds;
+};
+
+Timings run(const Func &out, int train, int predict, const PackSumParams &params) {
+    PipelineDAG dag({out.function()}, parallelism);
+    AnnotationOptions ao;
+    ao.parallelism = parallelism;
+    RandomAnnotator annotator(dag, target, ao);
+    ProgramSampler sampler(generate_sketches({dag, target}), annotator);
+    std::mt19937_64 rng(1);
+    auto sample = [&](int n) {
+        std::vector<State> s;
+        while ((int)s.size() < n) {
+            auto p = sampler.sample(rng);
+            if (!p) throw std::runtime_error("no program could be sampled");
+            s.push_back(*p);
+        }
+        return s;
+    };
+    const int held_out = 500;
+    std::vector<State> train_states = sample(train), test_states = sample(held_out), predict_states = sample(predict);
+
+    FeatureExtractor fx(dag);
+    size_t statements = 0;
+    auto fake_results = [&](const std::vector<State> &states) {
+        std::vector<MeasureResult> r(states.size());
+        for (size_t i = 0; i < states.size(); i++) {
+            auto fs = fx.extract(states[i].replay());
+            statements += fs.size();
+            r[i].ok = true;
+            r[i].min_ms = r[i].median_ms = toy_ms(fs, rng);
+        }
+        return r;
+    };
+    std::vector<MeasureResult> train_results = fake_results(train_states);
+    Timings t{};
+    t.statements_per_program = (double)statements / train;
+    std::vector<MeasureResult> test_results = fake_results(test_states);
+
+    XGBoostCostModel model(dag, params);
+    auto t0 = std::chrono::steady_clock::now();
+    model.update(train_states, train_results);
+    t.update_s = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    model.retrain();
+    t.retrain_s = seconds_since(t0);
+    t.rounds = model.trees().rounds();
+
+    t0 = std::chrono::steady_clock::now();
+    std::vector<double> scores = model.predict(predict_states);
+    t.predict_s = seconds_since(t0);
+
+    std::vector<double> test_scores = model.predict(test_states);
+    long right = 0, pairs = 0;
+    for (int i = 0; i < held_out; i++) {
+        for (int j = 0; j < i; j++) {
+            pairs++;
+            // Faster (smaller time) should score higher.
+            right += (test_results[i].min_ms < test_results[j].min_ms) == (test_scores[i] > test_scores[j]);
+        }
+    }
+    t.pair_accuracy = (double)right / pairs;
+    return t;
+}
+
+bool set_param(PackSumParams &p, const std::string &key, const std::string &value) {
+    if (key == "tree_method") p.tree_method = value;
+    else if (key == "max_bin") p.max_bin = std::stoi(value);
+    else if (key == "max_depth") p.max_depth = std::stoi(value);
+    else if (key == "eta") p.eta = std::stod(value);
+    else if (key == "min_child_weight") p.min_child_weight = std::stod(value);
+    else if (key == "max_rounds") p.max_rounds = std::stoi(value);
+    else if (key == "early_stopping_rounds") p.early_stopping_rounds = std::stoi(value);
+    else if (key == "min_improvement") p.min_improvement = std::stod(value);
+    else if (key == "validation_fraction") p.validation_fraction = std::stod(value);
+    else if (key == "min_weight") p.min_weight = std::stod(value);
+    else if (key == "nthread") p.nthread = std::stoi(value);
+    else return false;
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    int train = argc > 1 ? std::atoi(argv[1]) : 1000;
+    int predict = argc > 2 ? std::atoi(argv[2]) : 2048;
+    PackSumParams params;
+    for (int i = 3; i < argc; i++) {
+        const char *eq = std::strchr(argv[i], '=');
+        if (!eq || !set_param(params, std::string(argv[i], eq - argv[i]), eq + 1)) {
+            std::fprintf(stderr, "unknown parameter '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    if (train <= 0 || predict <= 0) {
+        std::fprintf(stderr, "usage: %s [train > 0] [predict > 0] [key=value ...]\n", argv[0]);
+        return 2;
+    }
+    struct Case {
+        const char *name;
+        Func out;
+    } cases[] = {{"gemm_512", make_matmul(512)}, {"conv_56x56_64to128_3x3", make_conv(56, 64, 128)}};
+    for (const auto &c : cases) {
+        Timings t = run(c.out, train, predict, params);
+        std::printf("%s: %d programs (%.2f statements each): update (features + training) %.3f s, "
+                    "retrain %.3f s (%d trees); predict %d states %.3f s (%.0f states/s); "
+                    "held-out pairwise accuracy %.3f\n",
+                    c.name, train, t.statements_per_program, t.update_s, t.retrain_s, t.rounds, predict,
+                    t.predict_s, predict / t.predict_s, t.pair_accuracy);
+    }
+    return 0;
+}

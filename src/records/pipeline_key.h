@@ -1,0 +1,35 @@
+#pragma once
+// The key a tuning record is filed under: a hash of a canonical description
+// of the pipeline, its algorithm and its shapes, written without any name
+// Halide chooses per process (see canonical_names.h). Two constructions of
+// the same algorithm with the same estimates get the same key; a changed
+// expression, RDom, type or estimate gives another.
+//
+// The description lists, for every Func in canonical order: its pure
+// arguments, output types, estimates, and every definition (arguments,
+// values, RDom bounds, predicate, specializations) or extern call, with
+// Funcs written f<i>, inputs in<i>, Vars and RVars by canonical name; then
+// every input: kind, type, dimensions, constraints and estimates.
+#include "records/canonical_names.h"
+
+#include <string>
+#include <vector>
+
+namespace ansor {
+
+struct PipelineKey {
+    std::string hash;                  // 16 lower-case hex digits (64-bit FNV-1a of text)
+    std::string text;                  // the canonical description (for debugging; not logged)
+    CanonicalNames names;              // this process's names <-> canonical names
+    std::vector<std::string> outputs;  // output Func names without Halide's $n, for people reading a log
+};
+
+PipelineKey make_pipeline_key(const PipelineDAG &dag);
+
+// 64-bit FNV-1a as 16 lower-case hex digits.
+std::string fnv1a_hex(const std::string &text);
+
+// "matmul$2" -> "matmul": the name a user gave, without Halide's uniquifier.
+std::string strip_uniquifier(const std::string &name);
+
+}  // namespace ansor

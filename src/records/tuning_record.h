@@ -1,0 +1,59 @@
+#pragma once
+// One measurement as a tuning log stores it: one JSON object on one line
+// (docs/tuning_log.md lists the fields). This file converts between the
+// struct and JSON and validates what it reads; the file handling is in
+// tuning_log.h.
+#include "measure/measurer.h"
+#include "records/pipeline_key.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ansor {
+
+constexpr int kTuningRecordVersion = 1;
+
+// What the caller knows about a measurement besides its state and result.
+struct RecordMeta {
+    std::optional<int64_t> trial;  // the search's trial number
+    std::optional<uint64_t> seed;  // the search's random seed
+};
+
+struct TuningRecord {
+    int version = kTuningRecordVersion;
+    std::string pipeline;              // PipelineKey::hash
+    std::string target;                // Halide::Target::to_string()
+    std::vector<std::string> outputs;  // output Func names, for people only
+    bool ok = false;
+    std::string error;
+    double min_ms = 0;     // +infinity where the log holds null (a time that was not finite)
+    double median_ms = 0;
+    double seconds = 0;    // wall time spent measuring it
+    std::optional<int64_t> trial;
+    std::optional<uint64_t> seed;
+    std::string time;      // UTC, ISO 8601, when it was appended
+    nlohmann::json steps;  // canonical steps (canonical_steps.h)
+
+    int line = 0;                // 1-based line in the log it was read from
+    std::optional<State> state;  // set by TuningLog::load: the steps rebuilt for its DAG
+};
+
+// Longest error message kept; compiler output can run to megabytes.
+constexpr size_t kMaxErrorChars = 2000;
+
+TuningRecord make_record(const PipelineKey &key, const Halide::Target &target, const State &state,
+                         const MeasureResult &result, const RecordMeta &meta);
+
+// The line written to the log, without its newline. Never throws on odd
+// bytes in an error message (invalid UTF-8 is replaced).
+std::string record_line(const TuningRecord &r);
+
+// Reads a parsed line back. Throws std::invalid_argument saying which field
+// is missing or of the wrong type.
+TuningRecord record_from_json(const nlohmann::json &j);
+
+}  // namespace ansor

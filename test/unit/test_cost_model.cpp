@@ -1,0 +1,313 @@
+// The learned cost model: the pack-sum objective recovers per-statement
+// values from per-program labels, a saved model predicts the same after
+// loading, the per-pipeline model learns to rank real programs by a known
+// (fake) time, and XGBoost's failures surface as clear errors. Nothing is
+// measured.
+#include "model/random_cost_model.h"
+#include "model/xgboost_cost_model.h"
+#include "search/program_sampler.h"
+#include "sketch/sketch_generator.h"
+#include "test_pipelines.h"
+
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+
+using namespace ansor;
+
+namespace {
+
+Halide::Target cpu() {
+    return Halide::Target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+}
+
+// Share of pairs with different labels that the scores order the same way.
+double pairwise_accuracy(const std::vector<double> &labels, const std::vector<double> &scores) {
+    long right = 0, pairs = 0;
+    for (size_t i = 0; i < labels.size(); i++) {
+        for (size_t j = 0; j < i; j++) {
+            if (labels[i] == labels[j]) continue;
+            pairs++;
+            right += (labels[i] > labels[j]) == (scores[i] > scores[j]);
+        }
+    }
+    REQUIRE(pairs > 0);
+    return (double)right / pairs;
+}
+
+// Programs of 1-4 statements with 4 features each; only column 0 matters:
+// a statement is worth v / 4 (v = column 0, in [0, 1]) and a program's label
+// is the sum over its statements, so labels lie in [0, 1].
+struct Synthetic {
+    static constexpr int kFeatures = 4;
+    ProgramBatch batch{kFeatures};
+    std::vector<float> labels;
+    std::vector<float> statement_values;
+
+    Synthetic(int programs, uint64_t seed) {
+        std::mt19937_64 rng(seed);
+        std::uniform_real_distribution<float> u(0, 1);
+        for (int p = 0; p < programs; p++) {
+            int n = 1 + (int)(rng() % 4);
+            std::vector<float> rows;
+            float label = 0;
+            for (int s = 0; s < n; s++) {
+                float v = u(rng);
+                rows.insert(rows.end(), {v, u(rng), u(rng), u(rng)});
+                statement_values.push_back(v / 4);
+                label += v / 4;
+            }
+            batch.add(rows.data(), n);
+            labels.push_back(label);
+        }
+    }
+};
+
+// The widest vectorized loop in the last stage of any computed Func (1 if none).
+int64_t vector_lanes(const State &s) {
+    LoopNest m = s.replay();
+    int64_t lanes = 1;
+    for (const auto &f : m.funcs()) {
+        if (f.location.kind == LocationKind::Inline) continue;
+        for (const auto &l : f.stages.back().loops) {
+            if (l.annotation == Annotation::Vectorize) lanes = std::max(lanes, l.extent);
+        }
+    }
+    return lanes;
+}
+
+bool has_parallel(const State &s) {
+    LoopNest m = s.replay();
+    for (const auto &f : m.funcs()) {
+        for (const auto &st : f.stages) {
+            for (const auto &l : st.loops) {
+                if (l.annotation == Annotation::Parallel) return true;
+            }
+        }
+    }
+    return false;
+}
+
+// A fake machine: wider vectors (up to 16 lanes) and a parallel loop are faster.
+double fake_ms(const State &s) {
+    return 16.0 / (double)std::min<int64_t>(16, vector_lanes(s)) * (has_parallel(s) ? 1 : 2);
+}
+
+std::vector<State> sample(ProgramSampler &sampler, int n, std::mt19937_64 &rng) {
+    std::vector<State> out;
+    while ((int)out.size() < n) {
+        auto s = sampler.sample(rng);
+        REQUIRE(s);
+        out.push_back(*s);
+    }
+    return out;
+}
+
+std::string temp_path(const std::string &name) {
+    return (std::filesystem::temp_directory_path() / ("ansor_test_" + std::to_string(::getpid()) + "_" + name)).string();
+}
+
+}  // namespace
+
+TEST_CASE("cost model: normalised throughputs are best time / time per pipeline, 0 for failures") {
+    auto y = normalized_throughputs({"a", "a", "b", "a", "b", "b"},
+                                    {2.0, 4.0, 10.0, std::numeric_limits<double>::infinity(), 5.0, -1});
+    std::vector<float> expected = {1.f, 0.5f, 0.5f, 0.f, 1.f, 0.f};
+    CHECK(y == expected);
+}
+
+TEST_CASE("cost model: pack-sum training recovers statement values from program labels") {
+    Synthetic train(800, 1), test(200, 2);
+    PackSumXGBoost model(Synthetic::kFeatures);
+    CHECK(!model.trained());
+    // Untrained: every score is 0.
+    PackSumPrediction before = model.predict(test.batch);
+    CHECK(before.programs == std::vector<double>(test.labels.size(), 0.0));
+
+    model.train(train.batch, train.labels);
+    REQUIRE(model.trained());
+    CHECK(model.rounds() > 0);
+    PackSumPrediction p = model.predict(test.batch);
+    REQUIRE(p.programs.size() == test.labels.size());
+    REQUIRE(p.statements.size() == test.batch.statements());
+
+    std::vector<double> labels(test.labels.begin(), test.labels.end());
+    const double accuracy = pairwise_accuracy(labels, p.programs);
+    MESSAGE("held-out pairwise accuracy " << accuracy);
+    CHECK(accuracy > 0.9);
+    double program_error = 0, statement_error = 0;
+    for (size_t i = 0; i < labels.size(); i++) program_error += std::abs(p.programs[i] - labels[i]);
+    for (size_t r = 0; r < p.statements.size(); r++) statement_error += std::abs(p.statements[r] - test.statement_values[r]);
+    program_error /= labels.size();
+    statement_error /= p.statements.size();
+    MESSAGE("mean |error|: programs " << program_error << ", statements " << statement_error);
+    CHECK(program_error < 0.05);
+    // Each statement gets its own value, not its program's label: the sum
+    // is what was fitted.
+    CHECK(statement_error < 0.03);
+    // The program score is the sum of its statement scores.
+    for (size_t i = 0; i < labels.size(); i++) {
+        double sum = 0;
+        for (size_t r = test.batch.begin[i]; r < test.batch.begin[i + 1]; r++) sum += p.statements[r];
+        CHECK(p.programs[i] == doctest::Approx(sum));
+    }
+}
+
+TEST_CASE("cost model: a saved model predicts the same after loading") {
+    Synthetic train(100, 3), test(50, 4);
+    PackSumParams params;
+    params.max_rounds = 30;
+    PackSumXGBoost model(Synthetic::kFeatures, params);
+    model.train(train.batch, train.labels);
+    const PackSumPrediction expected = model.predict(test.batch);
+
+    PackSumXGBoost from_bytes(Synthetic::kFeatures, params);
+    from_bytes.load(model.save());
+    CHECK(from_bytes.rounds() == model.rounds());
+    CHECK(from_bytes.predict(test.batch).statements == expected.statements);
+
+    const std::string path = temp_path("model.ubj");
+    model.save_file(path);
+    PackSumXGBoost from_file(Synthetic::kFeatures, params);
+    from_file.load_file(path);
+    std::remove(path.c_str());
+    CHECK(from_file.predict(test.batch).programs == expected.programs);
+
+    // An untrained model saves as nothing and loads back untrained.
+    PackSumXGBoost untrained(Synthetic::kFeatures);
+    CHECK(untrained.save().empty());
+    from_bytes.load(untrained.save());
+    CHECK(!from_bytes.trained());
+
+    // A model of another feature count is refused.
+    PackSumXGBoost wider(Synthetic::kFeatures + 1);
+    CHECK_THROWS_WITH_AS(wider.load(model.save()), doctest::Contains("features"), std::runtime_error);
+}
+
+TEST_CASE("cost model: XGBoost failures become errors that say what failed") {
+    const std::string path = temp_path("garbage.ubj");
+    {
+        std::ofstream f(path, std::ios::binary);
+        f << "this is not an XGBoost model";
+    }
+    PackSumXGBoost model(Synthetic::kFeatures);
+    std::string message;
+    try {
+        model.load_file(path);
+    } catch (const std::runtime_error &e) {
+        message = e.what();
+    }
+    std::remove(path.c_str());
+    MESSAGE(message);
+    CHECK(message.find(path) != std::string::npos);
+    CHECK(message.find("XGBoosterLoadModelFromBuffer failed") != std::string::npos);
+    CHECK(message.find("Stack trace") == std::string::npos);
+    CHECK(!model.trained());
+
+    CHECK_THROWS_AS(model.load_file(temp_path("missing.ubj")), std::runtime_error);
+    // A bad parameter reaches XGBoost's own check.
+    PackSumParams bad;
+    bad.tree_method = "no_such_method";
+    PackSumXGBoost bad_model(Synthetic::kFeatures, bad);
+    Synthetic data(10, 5);
+    CHECK_THROWS_WITH_AS(bad_model.train(data.batch, data.labels), doctest::Contains("XGBoost"), std::runtime_error);
+    CHECK(!bad_model.trained());
+    // Labels that do not match the programs are refused before XGBoost.
+    CHECK_THROWS_AS(model.train(data.batch, std::vector<float>(3, 0.f)), std::invalid_argument);
+}
+
+TEST_CASE("cost model: the XGBoost model learns to rank matmul programs by a known time") {
+    auto pipe = ansor_test::make_matmul(64);
+    PipelineDAG dag(pipe.functions(), 2);
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, cpu(), ao);
+    ProgramSampler sampler(generate_sketches({dag, cpu()}), annotator);
+    std::mt19937_64 rng(11);
+    std::vector<State> train = sample(sampler, 200, rng), test = sample(sampler, 100, rng);
+
+    XGBoostCostModel model(dag);
+    CHECK(model.name() == "xgboost");
+    // Untrained: every program ties at 0.
+    CHECK(model.predict(test) == std::vector<double>(test.size(), 0.0));
+
+    std::vector<MeasureResult> results(train.size());
+    for (size_t i = 0; i < train.size(); i++) {
+        results[i].ok = true;
+        results[i].min_ms = results[i].median_ms = fake_ms(train[i]);
+    }
+    // A few failures train too (as throughput 0).
+    for (size_t i = 0; i < train.size(); i += 25) results[i] = MeasureResult{false, "crashed"};
+    model.update(train, results);
+    CHECK(model.training_programs() == train.size());
+    REQUIRE(model.trees().trained());
+
+    std::vector<double> throughput, scores = model.predict(test);
+    for (const auto &s : test) throughput.push_back(1.0 / fake_ms(s));
+    double accuracy = pairwise_accuracy(throughput, scores);
+    MESSAGE("held-out pairwise accuracy " << accuracy);
+    CHECK(accuracy > 0.85);
+
+    // Per-statement scores name the model's statements and sum to the score.
+    std::vector<ProgramPrediction> stages = model.predict_stages(test);
+    REQUIRE(stages.size() == test.size());
+    for (size_t i = 0; i < test.size(); i++) {
+        const ProgramPrediction &p = stages[i];
+        CHECK(p.score == doctest::Approx(scores[i]));
+        REQUIRE(p.stage_scores.size() == p.stage_funcs.size());
+        REQUIRE(p.stage_scores.size() == p.stage_indices.size());
+        REQUIRE(!p.stage_scores.empty());
+        double sum = 0;
+        for (double v : p.stage_scores) sum += v;
+        CHECK(sum == doctest::Approx(p.score).epsilon(1e-4));
+        for (const auto &f : p.stage_funcs) {
+            // A DAG Func or one created by rfactor / cache write.
+            CHECK((dag.index_of(f).has_value() || f.find("_intm") != std::string::npos));
+        }
+    }
+
+    // A state that does not replay scores -infinity; the others are unaffected.
+    State broken = test[0];
+    broken.add(std::make_shared<SplitStep>(ansor_test::resolve(dag, "matmul"), 1, "no_such_loop", std::vector<int64_t>{4}));
+    std::vector<double> mixed = model.predict({test[1], broken});
+    CHECK(mixed[0] == doctest::Approx(scores[1]));
+    CHECK(mixed[1] == -std::numeric_limits<double>::infinity());
+    CHECK(model.predict_stages({broken})[0].score == -std::numeric_limits<double>::infinity());
+}
+
+TEST_CASE("cost model: programs of another pipeline join the training data with their own normalisation") {
+    auto pipe = ansor_test::make_matmul(64);
+    PipelineDAG dag(pipe.functions(), 2);
+    XGBoostCostModel model(dag);
+    ProgramBatch foreign(features::kCount);
+    std::vector<double> ms;
+    for (int p = 0; p < 30; p++) {
+        std::vector<float> rows(2 * features::kCount, 0.f);
+        rows[0] = rows[features::kCount] = (float)p;
+        foreign.add(rows.data(), 2);
+        ms.push_back(1.0 + p);
+    }
+    model.add_programs("another pipeline", foreign, ms);
+    CHECK(model.training_programs() == 30);
+    model.retrain();
+    CHECK(model.trees().trained());
+    CHECK_THROWS_AS(model.add_programs("x", foreign, {1.0}), std::invalid_argument);
+}
+
+TEST_CASE("cost model: the random model gives reproducible scores in [0, 1)") {
+    auto pipe = ansor_test::make_matmul(64);
+    PipelineDAG dag(pipe.functions(), 2);
+    std::vector<State> states(5, State(dag));
+    RandomCostModel a(3), b(3);
+    auto sa = a.predict(states), sb = b.predict(states);
+    CHECK(sa == sb);
+    for (double s : sa) CHECK((s >= 0 && s < 1));
+    CHECK(a.name() == "random");
+}
