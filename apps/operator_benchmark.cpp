@@ -18,6 +18,7 @@
 #include "dag/pipeline_dag.h"
 #include "measure/pipeline_runner.h"
 #include "shapes.h"
+#include "suite_pipelines.h"
 #include "util/target.h"
 
 #include <Halide.h>
@@ -158,26 +159,12 @@ void compute_everything_at_root(Pipeline &p) {
     }
 }
 
-// Halide 14 keeps GeneratorBase::build_pipeline() protected (GenGen and
-// stubs call it from inside). A derived class may name the protected member,
-// and the member pointer it yields dispatches virtually on any generator.
-struct GeneratorAccess : Internal::GeneratorBase {
-    static Pipeline build(Internal::GeneratorBase &g) {
-        Pipeline (Internal::GeneratorBase::*method)() = &GeneratorAccess::build_pipeline;
-        return (g.*method)();
-    }
-};
-
 void build(Variant &v, const std::string &op, const ansor_ops::Shape &shape, const Target &target,
            const MachineParams &machine) {
-    GeneratorContext context(target);
-    v.generator = Internal::GeneratorRegistry::create(op, context);
-    Internal::GeneratorParamsMap params;
-    for (const auto &p : shape) params[p.name] = std::to_string(p.value);
-    v.generator->set_generator_param_values(params);
-    Pipeline p = GeneratorAccess::build(*v.generator);
-    std::vector<Internal::Function> outputs;
-    for (const Func &f : p.outputs()) outputs.push_back(f.function());
+    ansor_apps::SuitePipeline built = ansor_apps::build_suite_pipeline(op, shape, target);
+    v.generator = std::move(built.generator);
+    Pipeline p = built.pipeline;
+    std::vector<Internal::Function> outputs = built.outputs();
     // Analyse before scheduling: the DAG only reads the algorithm and estimates.
     v.dag = std::make_unique<ansor::PipelineDAG>(outputs, machine.parallelism);
     double t0 = now_s();

@@ -28,7 +28,7 @@ TunerOptions with_policy(TunerOptions o, SearchPolicy p) {
 Tuner::Tuner(const ProgramSampler &sampler, RandomAnnotator &annotator, AnnotationOptions annotation,
              Measurer &measurer, CostModel &model, TunerOptions options)
     : sampler_(sampler), measurer_(measurer), model_(model), options_(options),
-      evolution_(sampler, annotator, std::move(annotation), model, options.evolution) {}
+      evolution_(sampler, annotator, std::move(annotation), model, options.evolution), rng_(options.seed) {}
 
 void Tuner::consider(const TrialRecord &t) {
     measured_.insert(t.state.key());
@@ -86,13 +86,15 @@ std::vector<State> Tuner::pick_candidates(int count, std::mt19937_64 &rng) {
     return picked;
 }
 
-TuningOutcome Tuner::run() {
-    std::mt19937_64 rng(options_.seed);
+TuningOutcome Tuner::run() { return run_more(options_.trials); }
+
+TuningOutcome Tuner::run_more(int trials) {
     auto start = std::chrono::steady_clock::now();
     int done = 0;
-    for (int round = 0; done < options_.trials; round++) {
-        int count = std::min(options_.measures_per_round, options_.trials - done);
-        std::vector<State> candidates = pick_candidates(count, rng);
+    const int before = (int)outcome_.trials.size();
+    while (done < trials) {
+        int count = std::min(options_.measures_per_round, trials - done);
+        std::vector<State> candidates = pick_candidates(count, rng_);
         if (candidates.empty()) break;  // nothing new left to measure
         std::vector<MeasureResult> results;
         for (const State &s : candidates) {
@@ -107,18 +109,21 @@ TuningOutcome Tuner::run() {
             if (on_measured) on_measured(t);
             if (on_progress) {
                 TuningProgress p;
-                p.trials_done = done;
-                p.trials_total = options_.trials;
+                p.trials_done = before + done;
+                p.trials_total = before + trials;
                 p.failures = outcome_.failures;
-                p.round = round;
+                p.round = rounds_;
                 p.best_ms = outcome_.best ? outcome_.best_result.min_ms : 0;
-                p.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                p.left_s = p.elapsed_s / done * (options_.trials - done);
+                double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                p.elapsed_s = seconds_ + now;
+                p.left_s = now / done * (trials - done);
                 on_progress(p);
             }
         }
+        rounds_++;
         if (options_.epsilon < 1) model_.update(candidates, results);
     }
+    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     outcome_.evolution = evolution_.stats();
     return outcome_;
 }

@@ -62,7 +62,11 @@ public:
     std::function<void(const TrialRecord &)> on_measured;
     std::function<void(const TuningProgress &)> on_progress;
 
+    // Measures options.trials programs.
     TuningOutcome run();
+    // Measures `trials` more programs, continuing where the last call
+    // stopped (same model, rng and history); benchmarks interleave runs so.
+    TuningOutcome run_more(int trials);
 
 private:
     std::vector<State> pick_candidates(int count, std::mt19937_64 &rng);
@@ -76,6 +80,9 @@ private:
     std::set<std::string> measured_;          // keys of every measured program
     std::vector<TrialRecord> successes_;      // history and this run, ok results only
     TuningOutcome outcome_;
+    std::mt19937_64 rng_;
+    int rounds_ = 0;
+    double seconds_ = 0;  // spent in earlier run_more calls
 };
 
 // Policy settings: random -> epsilon 1; model -> no generations, no seeds.

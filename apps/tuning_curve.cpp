@@ -1,0 +1,187 @@
+// Tuning curves: best measured time against trials, for several search
+// policies and seeds on one operator of the suite, all on this machine in
+// one run. Answers "does the model-guided search reach random search's best
+// in fewer trials?" (issue 3) and the ablation of issue 4.
+//
+//   ansor_tuning_curve --op gmm:3 [--policies random,model,evolution,no-crossover,limited]
+//       [--seeds 0,1] [--trials 200] [--csv curve.csv]
+//
+// Policies:
+//   random        fresh random programs only
+//   model         the XGBoost model ranks fresh samples (no evolution)
+//   evolution     evolution with mutation and node-based crossover (the default search)
+//   no-crossover  evolution with mutation only
+//   limited       evolution restricted to one sketch (the first: a fixed tile structure)
+// Runs are interleaved round by round (every policy and seed measures one
+// round in turn), so machine drift hits all of them alike. The CSV holds one
+// row per measurement; scripts/plot_tuning_curve.py draws it and prints, per
+// policy, the trials it took to reach random search's final best.
+#include "annotate/random_annotator.h"
+#include "measure/measurer.h"
+#include "model/make_cost_model.h"
+#include "search/tuner.h"
+#include "sketch/sketch_generator.h"
+#include "suite_pipelines.h"
+#include "util/target.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace {
+
+const char *const default_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+
+struct Args {
+    std::string op = "gmm:3";
+    std::vector<std::string> policies = {"random", "model", "evolution"};
+    std::vector<uint64_t> seeds = {0};
+    int trials = 200;
+    std::string csv;
+};
+
+std::vector<std::string> split_commas(const std::string &s) {
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    for (std::string item; std::getline(in, item, ',');) {
+        if (!item.empty()) out.push_back(item);
+    }
+    return out;
+}
+
+[[noreturn]] void usage(const std::string &problem) {
+    std::fprintf(stderr,
+                 "%s\nusage: ansor_tuning_curve [--op gmm:3] [--policies random,model,evolution,no-crossover,limited] "
+                 "[--seeds 0,1] [--trials 200] [--csv FILE]\n",
+                 problem.c_str());
+    std::exit(2);
+}
+
+Args parse(int argc, char **argv) {
+    Args a;
+    for (int i = 1; i < argc; i++) {
+        std::string flag = argv[i];
+        if (i + 1 >= argc) usage("missing value after " + flag);
+        std::string value = argv[++i];
+        if (flag == "--op") a.op = value;
+        else if (flag == "--policies") a.policies = split_commas(value);
+        else if (flag == "--seeds") {
+            a.seeds.clear();
+            for (const auto &s : split_commas(value)) a.seeds.push_back(std::stoull(s));
+        } else if (flag == "--trials") a.trials = std::atoi(value.c_str());
+        else if (flag == "--csv") a.csv = value;
+        else usage("unknown option " + flag);
+    }
+    for (const auto &p : a.policies) {
+        if (p != "random" && p != "model" && p != "evolution" && p != "no-crossover" && p != "limited") {
+            usage("unknown policy " + p);
+        }
+    }
+    if (a.trials <= 0 || a.seeds.empty()) usage("--trials must be > 0 and --seeds non-empty");
+    return a;
+}
+
+ansor::TunerOptions tuner_options(const std::string &policy, uint64_t seed) {
+    ansor::TunerOptions o;  // the plugin's defaults
+    o.seed = seed;
+    if (policy == "random") return ansor::with_policy(o, ansor::SearchPolicy::Random);
+    if (policy == "model") return ansor::with_policy(o, ansor::SearchPolicy::Model);
+    if (policy == "no-crossover") o.evolution.crossover_share = 0;
+    return ansor::with_policy(o, ansor::SearchPolicy::Evolution);
+}
+
+// One policy and seed: its own pipeline, model and search state.
+struct Run {
+    std::string policy;
+    uint64_t seed;
+    ansor_apps::SuitePipeline built;
+    std::unique_ptr<ansor::PipelineDAG> dag;
+    std::unique_ptr<ansor::RandomAnnotator> annotator;
+    std::unique_ptr<ansor::ProgramSampler> sampler;
+    std::unique_ptr<ansor::ForkMeasurer> measurer;
+    std::unique_ptr<ansor::CostModel> model;
+    std::unique_ptr<ansor::Tuner> tuner;
+    int trials = 0;
+    double best_ms = INFINITY;
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Args args = parse(argc, argv);
+    Halide::Target target(default_target);
+    const int parallelism = 2;
+    const ansor_ops::OpShapes *op;
+    size_t shape_index;
+    try {
+        std::tie(op, shape_index) = ansor_apps::parse_op_shape(args.op);
+    } catch (const std::exception &e) {
+        usage(e.what());
+    }
+    const ansor_ops::Shape &shape = op->ansor_shapes[shape_index];
+
+    std::ofstream csv;
+    if (!args.csv.empty()) {
+        csv.open(args.csv);
+        if (!csv) usage("cannot write " + args.csv);
+        csv << "op,shape,policy,seed,trial,ok,ms,best_ms,elapsed_s\n";
+    }
+
+    std::vector<std::unique_ptr<Run>> runs;
+    for (uint64_t seed : args.seeds) {
+        for (const auto &policy : args.policies) {
+            auto r = std::make_unique<Run>();
+            r->policy = policy;
+            r->seed = seed;
+            r->built = ansor_apps::build_suite_pipeline(op->name, shape, target);
+            r->dag = std::make_unique<ansor::PipelineDAG>(r->built.outputs(), parallelism);
+            ansor::AnnotationOptions ao;
+            ao.parallelism = parallelism;
+            r->annotator = std::make_unique<ansor::RandomAnnotator>(*r->dag, target, ao);
+            std::vector<ansor::State> sketches = ansor::generate_sketches({*r->dag, target});
+            if (policy == "limited" && sketches.size() > 1) sketches.erase(sketches.begin() + 1, sketches.end());
+            r->sampler = std::make_unique<ansor::ProgramSampler>(sketches, *r->annotator);
+            ansor::MeasureOptions mo;  // the plugin's defaults
+            mo.target = ansor::measurement_target(target);
+            mo.threads = parallelism;
+            r->measurer = std::make_unique<ansor::ForkMeasurer>(*r->dag, mo);
+            r->model = ansor::make_cost_model(policy == "random" ? "random" : "xgboost", *r->dag, seed);
+            ansor::TunerOptions to = tuner_options(policy, seed);
+            r->tuner = std::make_unique<ansor::Tuner>(*r->sampler, *r->annotator, ao, *r->measurer, *r->model, to);
+            runs.push_back(std::move(r));
+        }
+    }
+    std::printf("%s shape %zu (%s): %zu runs x %d trials, interleaved by round\n", op->name.c_str(), shape_index,
+                ansor_ops::generator_params(shape).c_str(), runs.size(), args.trials);
+
+    auto start = std::chrono::steady_clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    for (auto &r : runs) {
+        Run *run = r.get();
+        run->tuner->on_measured = [&, run](const ansor::TrialRecord &t) {
+            run->trials++;
+            if (t.result.ok) run->best_ms = std::min(run->best_ms, t.result.min_ms);
+            if (csv.is_open()) {
+                csv << op->name << "," << shape_index << "," << run->policy << "," << run->seed << "," << run->trials
+                    << "," << (t.result.ok ? 1 : 0) << "," << (t.result.ok ? t.result.min_ms : NAN) << ","
+                    << run->best_ms << "," << elapsed() << "\n";
+                csv.flush();
+            }
+        };
+    }
+    // One round of every run in turn until all have spent their trials.
+    const int round = ansor::TunerOptions().measures_per_round;
+    for (int done = 0; done < args.trials; done += round) {
+        int step = std::min(round, args.trials - done);
+        for (auto &r : runs) r->tuner->run_more(step);
+        std::fprintf(stderr, "[curve] %d/%d trials per run, %.0f s:", done + step, args.trials, elapsed());
+        for (auto &r : runs) std::fprintf(stderr, "  %s/%llu %.4f ms", r->policy.c_str(), (unsigned long long)r->seed, r->best_ms);
+        std::fprintf(stderr, "\n");
+    }
+    std::printf("%-14s %6s %12s\n", "policy", "seed", "best ms");
+    for (auto &r : runs) std::printf("%-14s %6llu %12.4f\n", r->policy.c_str(), (unsigned long long)r->seed, r->best_ms);
+    return 0;
+}
