@@ -132,7 +132,9 @@ std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, i
 
     std::vector<std::pair<double, State>> ranked;
     for (auto &kv : best) ranked.push_back(std::move(kv.second));
-    // Ties (an untrained model) keep the key order, which is deterministic.
+    // Ties (an untrained model scores everything alike) are broken at
+    // random: the key order would favour programs by their text.
+    std::shuffle(ranked.begin(), ranked.end(), rng);
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
     std::vector<State> out;
     for (auto &r : ranked) out.push_back(std::move(r.second));
