@@ -4,7 +4,7 @@
 // in fewer trials?" (issue 3) and the ablation of issue 4.
 //
 //   ansor_tuning_curve --op gmm:3 [--policies random,model,evolution,no-crossover,limited]
-//       [--seeds 0,1] [--trials 200] [--csv curve.csv]
+//       [--seeds 0,1] [--trials 200] [--csv curve.csv] [--log programs.jsonl]
 //
 // Policies:
 //   random        fresh random programs only
@@ -13,12 +13,14 @@
 //   no-crossover  evolution with mutation only
 //   limited       evolution restricted to one sketch (the first: a fixed tile structure)
 // Runs are interleaved round by round (every policy and seed measures one
-// round in turn), so machine drift hits all of them alike. The CSV holds one
+// round in turn), so machine drift hits all of them alike. --log appends
+// every measured program to a tuning log (a data set for the cost model). The CSV holds one
 // row per measurement; scripts/plot_tuning_curve.py draws it and prints, per
 // policy, the trials it took to reach random search's final best.
 #include "annotate/random_annotator.h"
 #include "measure/measurer.h"
 #include "model/make_cost_model.h"
+#include "records/tuning_log.h"
 #include "search/tuner.h"
 #include "sketch/sketch_generator.h"
 #include "suite_pipelines.h"
@@ -29,6 +31,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace {
@@ -41,6 +44,7 @@ struct Args {
     std::vector<uint64_t> seeds = {0};
     int trials = 200;
     std::string csv;
+    std::string log;
 };
 
 std::vector<std::string> split_commas(const std::string &s) {
@@ -55,7 +59,7 @@ std::vector<std::string> split_commas(const std::string &s) {
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
                  "%s\nusage: ansor_tuning_curve [--op gmm:3] [--policies random,model,evolution,no-crossover,limited] "
-                 "[--seeds 0,1] [--trials 200] [--csv FILE]\n",
+                 "[--seeds 0,1] [--trials 200] [--csv FILE] [--log FILE]\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -73,6 +77,7 @@ Args parse(int argc, char **argv) {
             for (const auto &s : split_commas(value)) a.seeds.push_back(std::stoull(s));
         } else if (flag == "--trials") a.trials = std::atoi(value.c_str());
         else if (flag == "--csv") a.csv = value;
+        else if (flag == "--log") a.log = value;
         else usage("unknown option " + flag);
     }
     for (const auto &p : a.policies) {
@@ -104,6 +109,7 @@ struct Run {
     std::unique_ptr<ansor::ForkMeasurer> measurer;
     std::unique_ptr<ansor::CostModel> model;
     std::unique_ptr<ansor::Tuner> tuner;
+    std::unique_ptr<ansor::PipelineKey> key;
     int trials = 0;
     double best_ms = INFINITY;
 };
@@ -138,6 +144,7 @@ int main(int argc, char **argv) {
             r->seed = seed;
             r->built = ansor_apps::build_suite_pipeline(op->name, shape, target);
             r->dag = std::make_unique<ansor::PipelineDAG>(r->built.outputs(), parallelism);
+            r->key = std::make_unique<ansor::PipelineKey>(ansor::make_pipeline_key(*r->dag));
             ansor::AnnotationOptions ao;
             ao.parallelism = parallelism;
             r->annotator = std::make_unique<ansor::RandomAnnotator>(*r->dag, target, ao);
@@ -157,6 +164,8 @@ int main(int argc, char **argv) {
     std::printf("%s shape %zu (%s): %zu runs x %d trials, interleaved by round\n", op->name.c_str(), shape_index,
                 ansor_ops::generator_params(shape).c_str(), runs.size(), args.trials);
 
+    std::optional<ansor::TuningLog> log;
+    if (!args.log.empty()) log.emplace(args.log);
     auto start = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     for (auto &r : runs) {
@@ -164,6 +173,12 @@ int main(int argc, char **argv) {
         run->tuner->on_measured = [&, run](const ansor::TrialRecord &t) {
             run->trials++;
             if (t.result.ok) run->best_ms = std::min(run->best_ms, t.result.min_ms);
+            if (log) {
+                ansor::RecordMeta meta;
+                meta.trial = run->trials - 1;
+                meta.seed = run->seed;
+                log->append(*run->key, target, t.state, t.result, meta);
+            }
             if (csv.is_open()) {
                 csv << op->name << "," << shape_index << "," << run->policy << "," << run->seed << "," << run->trials
                     << "," << (t.result.ok ? 1 : 0) << "," << (t.result.ok ? t.result.min_ms : NAN) << ","
