@@ -1,0 +1,234 @@
+// The cost-model accuracy benchmark (docs/model_accuracy.md): trains the
+// pack-sum XGBoost model (src/model) on measured programs of the operator
+// suite read from tuning logs and reports how well it ranks unseen ones.
+//
+//   ansor_model_accuracy LOG [LOG...] [--seed N] [--test-share 0.2] [--target T]
+//
+// Two evaluations, each printed as one line of
+// pairwise_accuracy / recall@30 / r2 (src/model/ranking_metrics.h), every
+// metric computed per pipeline and averaged weighted by test programs:
+//   random_split            each pipeline's programs split at random into
+//                           train and test (test share, seeded);
+//   leave_one_pipeline_out  for each pipeline, train on all the others and
+//                           test on all of its programs (one line each, then
+//                           the average).
+// Labels: per pipeline, best time / time over all its programs in the logs
+// (failures 0), PackSumXGBoost's normalized_throughputs.
+#include "features/program_features.h"
+#include "model/pack_sum_xgboost.h"
+#include "model/ranking_metrics.h"
+#include "program_dataset.h"
+#include "util/errors.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char *const default_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+constexpr size_t kTopK = 30;
+// The benchmark's MachineParams(2, ...): the DAGs the logged programs were made for.
+constexpr int kParallelism = 2;
+
+struct Args {
+    std::vector<std::string> logs;
+    uint64_t seed = 0;
+    double test_share = 0.2;
+    std::string target = default_target;
+};
+
+[[noreturn]] void usage(const std::string &problem) {
+    std::fprintf(stderr, "%s\nusage: ansor_model_accuracy LOG [LOG...] [--seed N] [--test-share 0.2] [--target T]\n",
+                 problem.c_str());
+    std::exit(2);
+}
+
+Args parse(int argc, char **argv) {
+    Args a;
+    for (int i = 1; i < argc; i++) {
+        std::string arg = argv[i];
+        if (arg.rfind("--", 0) != 0) {
+            a.logs.push_back(arg);
+            continue;
+        }
+        if (i + 1 >= argc) usage(arg + " needs a value");
+        std::string value = argv[++i];
+        try {
+            if (arg == "--seed") a.seed = std::stoull(value);
+            else if (arg == "--test-share") a.test_share = std::stod(value);
+            else if (arg == "--target") a.target = value;
+            else usage("unknown flag " + arg);
+        } catch (const std::logic_error &) {
+            usage("bad value for " + arg + ": " + value);
+        }
+    }
+    if (a.logs.empty()) usage("no tuning log given");
+    if (!(a.test_share > 0 && a.test_share < 1)) usage("--test-share must lie strictly between 0 and 1");
+    return a;
+}
+
+using ansor_apps::DatasetPipeline;
+using Indices = std::vector<size_t>;  // programs of one pipeline
+
+// Trains on the chosen programs of every pipeline (train[p] indexes
+// pipelines[p]'s programs) and scores the chosen test programs, one group
+// per pipeline with test programs.
+std::vector<ansor::ProgramGroup> train_and_score(const std::vector<DatasetPipeline> &pipelines,
+                                                 const std::vector<Indices> &train, const std::vector<Indices> &test,
+                                                 uint64_t seed) {
+    ansor::ProgramBatch batch(ansor::features::kCount);
+    std::vector<float> labels;
+    for (size_t p = 0; p < pipelines.size(); p++) {
+        for (size_t i : train[p]) {
+            const auto &programs = pipelines[p].programs;
+            batch.add(programs.rows.data() + programs.begin[i] * programs.num_features, programs.statements(i));
+            labels.push_back((float)pipelines[p].labels[i]);
+        }
+    }
+    ansor::PackSumParams params;
+    params.seed = seed;
+    ansor::PackSumXGBoost model(ansor::features::kCount, params);
+    model.train(batch, labels);
+    std::vector<ansor::ProgramGroup> groups;
+    for (size_t p = 0; p < pipelines.size(); p++) {
+        if (test[p].empty()) continue;
+        ansor::ProgramGroup g;
+        g.predicted = model.predict(pipelines[p].programs.subset(test[p])).programs;
+        for (size_t i : test[p]) g.truth.push_back(pipelines[p].labels[i]);
+        groups.push_back(std::move(g));
+    }
+    return groups;
+}
+
+std::string metric(const std::optional<double> &v) {
+    if (!v) return "n/a";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", *v);
+    return buf;
+}
+
+void print_line(const std::string &label, const ansor::RankingMetrics &m, const std::string &note) {
+    std::printf("%s: pairwise_accuracy=%s recall@%zu=%s r2=%s (%s)\n", label.c_str(), metric(m.pairwise_accuracy).c_str(),
+                kTopK, metric(m.top_k_recall).c_str(), metric(m.r_squared).c_str(), note.c_str());
+}
+
+size_t count(const std::vector<Indices> &sets) {
+    size_t n = 0;
+    for (const auto &s : sets) n += s.size();
+    return n;
+}
+
+Indices all_programs(const DatasetPipeline &p) {
+    Indices all(p.ms.size());
+    for (size_t i = 0; i < all.size(); i++) all[i] = i;
+    return all;
+}
+
+void print_dataset(const ansor_apps::ProgramDataset &data, const std::string &target) {
+    std::printf("data set: %zu records read; target %s: %zu programs of %zu suite pipelines "
+                "(%zu records of other targets, %zu of pipelines outside the suite, left out)\n",
+                data.records_read, target.c_str(), data.programs(), data.pipelines.size(), data.other_target,
+                data.unknown_pipeline);
+    for (const DatasetPipeline &p : data.pipelines) {
+        double best = *std::min_element(p.ms.begin(), p.ms.end());
+        char best_ms[32] = "-";
+        if (std::isfinite(best)) std::snprintf(best_ms, sizeof best_ms, "%.4f", best);
+        std::printf("  %-14s %s  %4zu programs  %3zu failed  (%zu records, %zu duplicates merged, %zu unreplayable)  best %s ms\n",
+                    p.name.c_str(), p.hash.c_str(), p.ms.size(), p.failed, p.records, p.duplicates, p.unreplayable, best_ms);
+    }
+}
+
+// Each pipeline's programs shuffled, the first round(share × n) for testing.
+void random_split(const std::vector<DatasetPipeline> &pipelines, double share, uint64_t seed,
+                  std::vector<Indices> &train, std::vector<Indices> &test) {
+    std::mt19937_64 rng(seed);
+    for (const DatasetPipeline &p : pipelines) {
+        Indices order = all_programs(p);
+        std::shuffle(order.begin(), order.end(), rng);
+        const size_t n_test = (size_t)std::lround(share * (double)order.size());
+        test.emplace_back(order.begin(), order.begin() + n_test);
+        train.emplace_back(order.begin() + n_test, order.end());
+        std::sort(test.back().begin(), test.back().end());
+        std::sort(train.back().begin(), train.back().end());
+    }
+}
+
+void evaluate_random_split(const std::vector<DatasetPipeline> &pipelines, const Args &args) {
+    std::vector<Indices> train, test;
+    random_split(pipelines, args.test_share, args.seed, train, test);
+    std::vector<ansor::ProgramGroup> groups = train_and_score(pipelines, train, test, args.seed);
+    char note[160];
+    std::snprintf(note, sizeof note, "train %zu programs, test %zu, %zu pipelines", count(train), count(test),
+                  pipelines.size());
+    print_line("random_split", ansor::grouped_ranking_metrics(groups, kTopK), note);
+    print_line("random_split chance", ansor::chance_ranking_metrics(groups, kTopK), "a random ranking, same test sets");
+    // All test programs as one group: labels are normalised per pipeline, so
+    // this also asks whether scores are comparable across pipelines.
+    ansor::ProgramGroup pooled;
+    for (const auto &g : groups) {
+        pooled.truth.insert(pooled.truth.end(), g.truth.begin(), g.truth.end());
+        pooled.predicted.insert(pooled.predicted.end(), g.predicted.begin(), g.predicted.end());
+    }
+    print_line("random_split pooled", ansor::grouped_ranking_metrics({pooled}, kTopK),
+               "all test programs ranked as one group");
+    print_line("random_split pooled chance", ansor::chance_ranking_metrics({pooled}, kTopK), "a random ranking");
+}
+
+void evaluate_leave_one_out(const std::vector<DatasetPipeline> &pipelines, const Args &args) {
+    std::vector<ansor::ProgramGroup> held_out;
+    for (size_t h = 0; h < pipelines.size(); h++) {
+        std::vector<Indices> train(pipelines.size()), test(pipelines.size());
+        for (size_t p = 0; p < pipelines.size(); p++) (p == h ? test : train)[p] = all_programs(pipelines[p]);
+        if (count(train) == 0) continue;
+        std::vector<ansor::ProgramGroup> groups = train_and_score(pipelines, train, test, args.seed);
+        char note[96];
+        std::snprintf(note, sizeof note, "train %zu programs, test %zu", count(train), count(test));
+        print_line("leave_one_pipeline_out " + pipelines[h].name, ansor::grouped_ranking_metrics(groups, kTopK), note);
+        held_out.push_back(std::move(groups[0]));
+    }
+    if (held_out.empty()) {
+        std::printf("leave_one_pipeline_out: needs at least two pipelines\n");
+        return;
+    }
+    ansor::RankingMetrics m = ansor::grouped_ranking_metrics(held_out, kTopK);
+    char note[96];
+    std::snprintf(note, sizeof note, "average over %zu held-out pipelines, %zu test programs", m.groups, m.programs);
+    print_line("leave_one_pipeline_out", m, note);
+    print_line("leave_one_pipeline_out chance", ansor::chance_ranking_metrics(held_out, kTopK), "a random ranking");
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Args args = parse(argc, argv);
+    try {
+        const Halide::Target target(args.target);
+        auto t0 = std::chrono::steady_clock::now();
+        ansor_apps::ProgramDataset data = ansor_apps::load_suite_dataset(args.logs, target, kParallelism);
+        print_dataset(data, target.to_string());
+        std::printf("featurised in %.1f s; seed %llu, test share %.2f, recall@%zu with k = min(%zu, test programs of the pipeline)\n",
+                    seconds_since(t0), (unsigned long long)args.seed, args.test_share, kTopK, kTopK);
+        if (data.pipelines.empty()) {
+            std::fprintf(stderr, "no program of a suite pipeline for this target in the logs\n");
+            return 1;
+        }
+        t0 = std::chrono::steady_clock::now();
+        evaluate_random_split(data.pipelines, args);
+        evaluate_leave_one_out(data.pipelines, args);
+        std::printf("trained and scored in %.1f s\n", seconds_since(t0));
+    } catch (const ansor::UserError &e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
