@@ -37,6 +37,17 @@ std::vector<AppInfo> make_app_list() {
     const Sizes image = {{"W", 2560}, {"H", 1536}};
     apps.push_back({"separable_blur", "5x5 binomial blur of a uint16 image, edges repeated", true, 0, image});
     apps.push_back({"unsharp_mask", "Gaussian unsharp mask of an RGB float image", true, 0, image});
+    apps.push_back({"iir_blur", "recursive (IIR) blur down, up, right and left, RGB float", true, 0, image});
+    apps.push_back({"stencil_chain", "twelve chained 3x3 stencils on a float image", true, 0, image});
+    apps.push_back({"harris", "Harris corner response (Sobel, structure tensor) of an RGB float image", true, 0, image});
+    apps.push_back({"histogram_equalize", "luminance histogram equalisation of an RGB uint8 image", true, 0, image});
+    apps.push_back({"max_filter", "maximum over a disk of radius 12, float image", true, 0,
+                    {{"W", 2560}, {"H", 1536}, {"R", 12}}});
+
+    const Sizes mobile = {{"N", 4}, {"H", 112}, {"W", 112}, {"CI", 32}, {"CO", 64}};
+    const double pixels = 4.0 * 112 * 112;
+    apps.push_back({"depthwise_separable_conv", "3x3 depthwise + 1x1 pointwise convolution, bias, ReLU (NHWC)", true,
+                    pixels * (2 * 9 * 32 + 2 * 32 * 64), mobile});
     return apps;
 }
 

@@ -32,6 +32,12 @@ std::map<std::string, std::string> small_sizes(const std::string &app) {
         {"conv_bias_relu", {{"N", "2"}, {"H", "13"}, {"W", "21"}, {"CI", "24"}, {"CO", "48"}}},
         {"separable_blur", {{"W", "600"}, {"H", "100"}}},
         {"unsharp_mask", {{"W", "600"}, {"H", "100"}}},
+        {"iir_blur", {{"W", "200"}, {"H", "150"}}},
+        {"stencil_chain", {{"W", "600"}, {"H", "100"}}},
+        {"harris", {{"W", "600"}, {"H", "100"}}},
+        {"histogram_equalize", {{"W", "600"}, {"H", "150"}}},
+        {"max_filter", {{"W", "300"}, {"H", "100"}, {"R", "5"}}},
+        {"depthwise_separable_conv", {{"N", "2"}, {"H", "13"}, {"W", "21"}, {"CI", "24"}, {"CO", "48"}}},
     };
     auto it = sizes.find(app);
     if (it == sizes.end()) throw std::invalid_argument("no test sizes for app " + app);

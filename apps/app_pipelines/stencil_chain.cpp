@@ -1,0 +1,74 @@
+// stencil_chain: twelve 3x3 stencils applied one after the other to a float
+// image (edges repeated), alternating three kernels: a 5-point smoothing
+// cross, a diagonal smoothing X, and a sharpening 3x3. A long chain of
+// cheap, dependent stages: the schedule decides how much to recompute
+// across tile borders against how much to store.
+//   input  (H, W) float   Halide (W, H)
+//   output (H, W) float   Halide (W, H)
+// Expert schedule: 256x64 output tiles in parallel; every stage computed
+// per tile (stage i over a halo of 12-i pixels, so about 1.5x the work of
+// the first stages and nothing stored beyond a tile), vectorised at 16
+// floats; a stage's tile (~100 KB) stays in L2 for the next.
+#include "app_common.h"
+
+using namespace Halide;
+
+namespace {
+
+constexpr int kStages = 12;
+
+class StencilChain : public Generator<StencilChain> {
+public:
+    GeneratorParam<bool> expert{"expert", false};
+    GeneratorParam<int> width{"W", 2560};
+    GeneratorParam<int> height{"H", 1536};
+
+    Input<Buffer<float>> input{"input", 2};
+    Output<Buffer<float>> output{"output", 2};
+
+    void generate() {
+        Func prev = BoundaryConditions::repeat_edge(input);
+        for (int i = 0; i < kStages; i++) {
+            Func s("stage_" + std::to_string(i));
+            switch (i % 3) {
+            case 0:  // cross
+                s(x, y) = 0.5f * prev(x, y) +
+                          0.125f * (prev(x - 1, y) + prev(x + 1, y) + prev(x, y - 1) + prev(x, y + 1));
+                break;
+            case 1:  // diagonal X
+                s(x, y) = 0.6f * prev(x, y) +
+                          0.1f * (prev(x - 1, y - 1) + prev(x + 1, y - 1) + prev(x - 1, y + 1) + prev(x + 1, y + 1));
+                break;
+            default:  // sharpen: 2 * centre - the 3x3 mean
+                Expr sum = 0.f;
+                for (int dy = -1; dy <= 1; dy++) {
+                    for (int dx = -1; dx <= 1; dx++) sum += prev(x + dx, y + dy);
+                }
+                s(x, y) = 2.f * prev(x, y) - sum / 9.f;
+                break;
+            }
+            stages.push_back(s);
+            prev = s;
+        }
+        output(x, y) = prev(x, y);
+
+        input.set_estimates(ansor_apps::estimate_extents({width, height}));
+        output.set_estimates(ansor_apps::estimate_extents({width, height}));
+    }
+
+    void schedule() {
+        if (!expert) return;
+        const int lanes = ansor_apps::kFloatLanes;
+        Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), tile("tile");
+        output.tile(x, y, xo, yo, xi, yi, 256, 64).fuse(xo, yo, tile).parallel(tile).vectorize(xi, lanes);
+        for (Func &s : stages) s.compute_at(output, tile).vectorize(x, lanes);
+    }
+
+private:
+    Var x{"x"}, y{"y"};
+    std::vector<Func> stages;
+};
+
+}  // namespace
+
+HALIDE_REGISTER_GENERATOR(StencilChain, stencil_chain)
