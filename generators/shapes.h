@@ -129,12 +129,43 @@ inline const std::vector<OpShapes> &operator_suite() {
     return suite;
 }
 
+// The network-layer generators (generators/layers/): the layers of the
+// networks in networks/ that the suite's operators do not cover (fused
+// bias / residual / activation epilogues, pooling, dense, normalisation).
+// Kept apart from operator_suite() so that the suite's benchmarks and
+// integration tests stay as they are. ansor_shapes holds the default shape
+// only; the networks' shapes are in the task files. Codes: act 0 none,
+// 1 relu, 2 gelu, 6 relu6; pool2d mode 0 max, 1 average.
+inline const std::vector<OpShapes> &layer_generators() {
+    using detail::op;
+    static const std::vector<OpShapes> layers = {
+        op("conv2d_bias_act", {"N", "H", "W", "CI", "CO", "k", "s", "p", "act", "residual"},
+           {{1, 56, 56, 64, 64, 3, 1, 1, 1, 0}}, {2, 9, 7, 3, 4, 3, 2, 1, 6, 1}),
+        op("depthwise_bias_act", {"N", "H", "W", "C", "k", "s", "p", "act"},
+           {{1, 112, 112, 32, 3, 1, 1, 6}}, {2, 9, 8, 5, 3, 2, 1, 6}),
+        op("dense_bias_act", {"N", "K", "M", "act"}, {{128, 768, 768, 0}}, {3, 7, 5, 2}),
+        op("layer_norm", {"N", "D", "residual"}, {{128, 768, 1}}, {3, 7, 1}),
+        op("pool2d", {"N", "H", "W", "C", "k", "s", "p", "mode"},
+           {{1, 112, 112, 64, 3, 2, 1, 0}}, {2, 9, 8, 3, 3, 2, 1, 0}),
+        op("softmax", {"N", "D"}, {{1536, 128}}, {3, 7}),
+    };
+    return layers;
+}
+
 // The entry for generator `name`; throws std::out_of_range if unknown.
 inline const OpShapes &find_op(const std::string &name) {
     for (const OpShapes &op : operator_suite()) {
         if (op.name == name) return op;
     }
     throw std::out_of_range("unknown operator " + name);
+}
+
+// The entry for layer generator `name`; throws std::out_of_range if unknown.
+inline const OpShapes &find_layer(const std::string &name) {
+    for (const OpShapes &op : layer_generators()) {
+        if (op.name == name) return op;
+    }
+    throw std::out_of_range("unknown layer generator " + name);
 }
 
 }  // namespace ansor_ops

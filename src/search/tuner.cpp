@@ -51,14 +51,40 @@ void Tuner::add_history(const std::vector<TrialRecord> &history) {
     if (!states.empty()) model_.update(states, results);
 }
 
+void Tuner::suggest(std::vector<State> states) {
+    for (auto &s : states) suggested_.push_back(std::move(s));
+}
+
 std::vector<State> Tuner::pick_candidates(int count, std::mt19937_64 &rng) {
+    std::vector<State> picked;
+    std::set<std::string> keys = measured_;
+    if (!suggested_.empty() && count > 0) {
+        std::vector<State> fresh;
+        for (auto &s : suggested_) {
+            if (keys.insert(s.key()).second) fresh.push_back(std::move(s));
+        }
+        suggested_.clear();
+        std::vector<double> scores = model_.predict(fresh);
+        std::vector<size_t> order(fresh.size());
+        for (size_t i = 0; i < order.size(); i++) order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+        size_t take = std::max<size_t>(1, (size_t)(options_.suggestion_share * count));
+        for (size_t i = 0; i < order.size(); i++) {
+            // Not taken (or not replayable): back out of the key set, so the search may still find it.
+            if (i < take && (int)picked.size() < count && std::isfinite(scores[order[i]])) {
+                picked.push_back(std::move(fresh[order[i]]));
+            } else {
+                keys.erase(fresh[order[i]].key());
+            }
+        }
+        count -= (int)picked.size();
+    }
     // Stochastic rounding keeps the random share at ε on average for small rounds.
     double want_random = options_.epsilon * count;
     int n_random = (int)want_random + (std::bernoulli_distribution(want_random - std::floor(want_random))(rng) ? 1 : 0);
     n_random = std::min(n_random, count);
 
-    std::vector<State> picked;
-    std::set<std::string> keys = measured_;
+    const size_t suggested = picked.size();
     if (n_random < count) {
         std::vector<State> seeds;
         if (options_.seed_share > 0) {
@@ -75,7 +101,7 @@ std::vector<State> Tuner::pick_candidates(int count, std::mt19937_64 &rng) {
         }
     }
     // Random programs fill the ε share, and whatever evolution could not.
-    for (int misses = 0; (int)picked.size() < count && misses < 200;) {
+    for (int misses = 0; (int)(picked.size() - suggested) < count && misses < 200;) {
         std::optional<State> s = sampler_.sample(rng);
         if (!s || !keys.insert(s->key()).second) {
             misses++;  // the space may be smaller than the budget

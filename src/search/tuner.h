@@ -26,6 +26,7 @@ struct TunerOptions {
     int measures_per_round = 16;   // programs measured between retrainings
     double epsilon = 0.05;         // share of random programs in each round
     double seed_share = 0.2;       // at most this share of the population are best measured programs
+    double suggestion_share = 0.5; // at most this share of a round goes to suggest()ed programs
     EvolutionOptions evolution;
     uint64_t seed = 0;
 };
@@ -59,6 +60,13 @@ public:
     // but not against this run's trial budget.
     void add_history(const std::vector<TrialRecord> &history);
 
+    // Programs proposed from outside the search, e.g. FamilySeer's foresee
+    // tuning (the best programs of a similar pipeline, rebuilt for this one).
+    // The next round first measures those the cost model ranks highest, up
+    // to options.suggestion_share of the round (at least one); the others
+    // are dropped, and so are programs already measured.
+    void suggest(std::vector<State> states);
+
     std::function<void(const TrialRecord &)> on_measured;
     std::function<void(const TuningProgress &)> on_progress;
 
@@ -78,6 +86,7 @@ private:
     TunerOptions options_;
     EvolutionarySearch evolution_;
     std::set<std::string> measured_;          // keys of every measured program
+    std::vector<State> suggested_;            // suggest()ed, not yet picked
     std::vector<TrialRecord> successes_;      // history and this run, ok results only
     TuningOutcome outcome_;
     std::mt19937_64 rng_;

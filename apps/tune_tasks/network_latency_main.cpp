@@ -1,0 +1,215 @@
+// ansor_network_latency: builds every task of a task file with the best
+// program its tuning log holds, checks it against the all-at-root reference,
+// times it, and prints per network Σ weight × latency, next to the same sum
+// for the unscheduled (all-root) pipelines and for oneDNN
+// (ansor_onednn_layers, in its own process) over the layers oneDNN has.
+//
+//   ansor_network_latency --tasks networks/resnet50.json --log resnet50.jsonl
+//       [--repeats 10] [--threads 2] [--no-onednn] [--csv layers.csv]
+//
+// End-to-end here is the sum of per-layer latencies, each layer run alone
+// with its inputs in cache as they come: no fusion across layers, no layout
+// transforms between them, no framework overhead.
+#include "task_file.h"
+
+#include "dag/pipeline_dag.h"
+#include "measure/pipeline_runner.h"
+#include "records/tuning_log.h"
+#include "util/errors.h"
+#include "util/target.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace {
+
+using namespace ansor_tasks;
+
+const char *const default_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+
+[[noreturn]] void usage(const std::string &problem) {
+    std::fprintf(stderr,
+                 "ansor_network_latency: %s\nusage: ansor_network_latency --tasks FILE.json --log LOG.jsonl "
+                 "[--repeats 10] [--threads 2] [--no-onednn] [--csv FILE] [--target T]\n",
+                 problem.c_str());
+    std::exit(2);
+}
+
+double time_ms(ansor::PipelineRunner &r, int repeats) {
+    r.run();  // warm-up
+    double best = INFINITY;
+    for (int i = 0; i < repeats; i++) {
+        auto t0 = std::chrono::steady_clock::now();
+        r.run();
+        best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return best;
+}
+
+struct Row {
+    std::string task, status;  // status: tuned | no record | wrong output | failed
+    double weight = 1;
+    std::vector<std::string> networks;
+    double tuned_ms = NAN, logged_ms = NAN, root_ms = NAN, onednn_ms = NAN;
+};
+
+// task -> ms from ansor_onednn_layers (NaN for n/a or failed).
+std::map<std::string, double> run_onednn(const std::string &tasks, int threads, int repeats) {
+    std::map<std::string, double> out;
+    std::string cmd = "OMP_NUM_THREADS=" + std::to_string(threads) + " '" + ANSOR_ONEDNN_LAYERS + "' --tasks '" + tasks +
+                      "' --repeats " + std::to_string(repeats);
+    FILE *p = popen(cmd.c_str(), "r");
+    if (!p) throw ansor::UserError("cannot run " + cmd);
+    char line[1024];
+    while (std::fgets(line, sizeof line, p)) {
+        std::string s(line);
+        auto comma = s.rfind(',');
+        if (comma == std::string::npos) continue;
+        std::string v = s.substr(comma + 1);
+        double ms = std::strtod(v.c_str(), nullptr);
+        out[s.substr(0, comma)] = (v.rfind("n/a", 0) == 0 || v.rfind("failed", 0) == 0) ? NAN : ms;
+    }
+    int rc = pclose(p);
+    if (rc != 0) std::fprintf(stderr, "ansor_network_latency: warning: %s exited with status %d\n", cmd.c_str(), rc);
+    return out;
+}
+
+std::string ms(double x) {
+    if (!std::isfinite(x)) return "-";
+    char b[32];
+    std::snprintf(b, sizeof b, "%.4f", x);
+    return b;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    std::string tasks_path, log_path, csv_path, target_name = default_target;
+    int repeats = 10, threads = 2;
+    bool onednn = true;
+    for (int i = 1; i < argc; i++) {
+        std::string f = argv[i];
+        if (f == "--no-onednn") {
+            onednn = false;
+            continue;
+        }
+        if (i + 1 >= argc) usage("missing value after " + f);
+        std::string v = argv[++i];
+        if (f == "--tasks") tasks_path = v;
+        else if (f == "--log") log_path = v;
+        else if (f == "--csv") csv_path = v;
+        else if (f == "--target") target_name = v;
+        else if (f == "--repeats") repeats = std::atoi(v.c_str());
+        else if (f == "--threads") threads = std::atoi(v.c_str());
+        else usage("unknown option " + f);
+    }
+    if (tasks_path.empty() || log_path.empty()) usage("--tasks and --log are required");
+    if (repeats < 1 || threads < 1) usage("--repeats and --threads must be >= 1");
+    // Halide's JIT thread pool reads this when it starts.
+    setenv("HL_NUM_THREADS", std::to_string(threads).c_str(), 1);
+    try {
+        TaskFile file = load_task_file(tasks_path);
+        Halide::Target target(target_name);
+        Halide::Target run_target = ansor::measurement_target(target);
+        ansor::TuningLog log(log_path);
+        std::vector<Row> rows;
+        for (const TaskSpec &t : file.tasks) {
+            Row row;
+            row.task = t.name;
+            row.weight = t.weight;
+            row.networks = t.networks;
+            try {
+                GeneratorPipeline g = build_generator_pipeline(t.generator, t.params, target);
+                ansor::PipelineDAG dag(g.outputs(), threads);
+                ansor::PipelineRunner reference(dag, nullptr, run_target);
+                reference.compile();
+                row.root_ms = time_ms(reference, std::max(1, repeats / 3));
+                std::optional<ansor::TuningRecord> best = log.best(dag, target);
+                if (!best) {
+                    row.status = "no record";
+                } else {
+                    row.logged_ms = best->min_ms;
+                    ansor::PipelineRunner tuned(dag, &*best->state, run_target);
+                    tuned.compile();
+                    tuned.run();
+                    bool ok = true;
+                    for (size_t o = 0; o < tuned.outputs().size(); o++) {
+                        double err = ansor::max_relative_error(tuned.outputs()[o], reference.outputs()[o].data());
+                        ok &= err <= 1e-3;
+                    }
+                    if (!ok) {
+                        row.status = "wrong output";
+                    } else {
+                        row.status = "tuned";
+                        row.tuned_ms = time_ms(tuned, repeats);
+                    }
+                }
+            } catch (const std::exception &e) {
+                row.status = "failed";
+                std::fprintf(stderr, "ansor_network_latency: task %s: %s\n", t.name.c_str(), e.what());
+            }
+            std::fprintf(stderr, "[latency] %-32s %-12s tuned %10s ms (logged %s)  root %10s ms\n", row.task.c_str(),
+                         row.status.c_str(), ms(row.tuned_ms).c_str(), ms(row.logged_ms).c_str(), ms(row.root_ms).c_str());
+            rows.push_back(row);
+        }
+        std::map<std::string, double> dnnl;
+        if (onednn) dnnl = run_onednn(tasks_path, threads, repeats);
+        for (auto &r : rows) {
+            auto it = dnnl.find(r.task);
+            if (it != dnnl.end()) r.onednn_ms = it->second;
+        }
+
+        std::printf("%-32s %6s %-12s %12s %12s %12s\n", "task", "weight", "status", "ansor ms", "root ms", "onednn ms");
+        for (const auto &r : rows) {
+            std::printf("%-32s %6g %-12s %12s %12s %12s\n", r.task.c_str(), r.weight, r.status.c_str(),
+                        ms(r.tuned_ms).c_str(), ms(r.root_ms).c_str(), ms(r.onednn_ms).c_str());
+        }
+        for (const auto &net : file.networks) {
+            double ansor_sum = 0, root_sum = 0, ansor_on_dnnl = 0, dnnl_sum = 0;
+            int layers = 0, untuned = 0, dnnl_layers = 0, dnnl_missing = 0;
+            for (const auto &r : rows) {
+                if (std::find(r.networks.begin(), r.networks.end(), net.name) == r.networks.end()) continue;
+                layers += (int)r.weight;
+                root_sum += r.weight * r.root_ms;
+                // A task without a valid tuned program runs all at root.
+                bool tuned = std::isfinite(r.tuned_ms);
+                if (!tuned) untuned += (int)r.weight;
+                double a = tuned ? r.tuned_ms : r.root_ms;
+                ansor_sum += r.weight * a;
+                if (std::isfinite(r.onednn_ms)) {
+                    dnnl_sum += r.weight * r.onednn_ms;
+                    ansor_on_dnnl += r.weight * a;
+                    dnnl_layers += (int)r.weight;
+                } else {
+                    dnnl_missing += (int)r.weight;
+                }
+            }
+            std::printf("\nnetwork %s: %d layers (sum of per-layer latencies, no cross-layer fusion)\n", net.name.c_str(), layers);
+            std::printf("  ansor (tuned log)  %10.3f ms%s\n", ansor_sum,
+                        untuned ? (" (" + std::to_string(untuned) + " layers without a tuned program counted at root)").c_str() : "");
+            std::printf("  all at root        %10.3f ms\n", root_sum);
+            if (onednn) {
+                std::printf("  over the %d layers oneDNN has (%d without): ansor %.3f ms, oneDNN %.3f ms, ratio ansor/oneDNN %.2f\n",
+                            dnnl_layers, dnnl_missing, ansor_on_dnnl, dnnl_sum, dnnl_sum > 0 ? ansor_on_dnnl / dnnl_sum : NAN);
+            }
+        }
+        if (!csv_path.empty()) {
+            std::ofstream csv(csv_path);
+            if (!csv) throw ansor::UserError("cannot write " + csv_path);
+            csv << "task,weight,status,ansor_ms,logged_ms,root_ms,onednn_ms\n";
+            for (const auto &r : rows)
+                csv << r.task << "," << r.weight << "," << r.status << "," << r.tuned_ms << "," << r.logged_ms << ","
+                    << r.root_ms << "," << r.onednn_ms << "\n";
+        }
+        return 0;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "ansor_network_latency: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,382 @@
+// ansor_tune_tasks: tunes the tasks of a task file together under one trial
+// budget (brief §4-§5, docs/tuning_networks.md). The task scheduler
+// (src/scheduler/) hands out units, one unit = one tuning round of one task
+// (HL_ANSOR_MEASURES_PER_ROUND measurements); every measurement is appended
+// to the tuning log, so that building a generator afterwards with
+// HL_ANSOR_LOG=<log> HL_ANSOR_TRIALS=0 applies the best program found, and a
+// second run resumes: each task's logged trials count as spent units.
+//
+//   ansor_tune_tasks --tasks networks/resnet50.json --log resnet50.jsonl --trials 1000
+//       [--policy gradient|round-robin] [--objective f1|f2|f3|f4] [--seed 0]
+//       [--csv units.csv] [--model per-task|family|monolithic] [--families generator|structure]
+//       [--foresee K] [--early-stopping K] [--alpha A] [--beta B] [--window DT] [--epsilon E]
+//       [--parallelism P]
+#include "families.h"
+#include "shared_cost_model.h"
+#include "task_run.h"
+
+#include "model/make_cost_model.h"
+#include "scheduler/task_scheduler.h"
+#include "util/errors.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sys/stat.h>
+
+namespace {
+
+using namespace ansor_tasks;
+
+const char *const default_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+
+struct Args {
+    std::string tasks, log, csv;
+    int trials = 0;
+    std::string policy = "gradient", objective = "f1", model = "per-task", families = "generator";
+    uint64_t seed = 0;
+    int foresee = 0;
+    std::optional<int> early_stopping;
+    ansor::TaskSchedulerOptions scheduler;
+    int parallelism = 2;
+    std::string target = default_target;
+    bool list = false;  // print the tasks and stop
+};
+
+[[noreturn]] void usage(const std::string &problem) {
+    std::fprintf(stderr,
+                 "ansor_tune_tasks: %s\n"
+                 "usage: ansor_tune_tasks --tasks FILE.json --log LOG.jsonl --trials N\n"
+                 "       ansor_tune_tasks --tasks FILE.json --list     (build every task, print it, tune nothing)\n"
+                 "         [--policy gradient|round-robin] [--objective f1|f2|f3|f4] [--seed S] [--csv FILE]\n"
+                 "         [--model per-task|family|monolithic] [--families generator|structure] [--foresee K]\n"
+                 "         [--early-stopping K] [--alpha A] [--beta B] [--window DT] [--epsilon E]\n"
+                 "         [--parallelism P] [--target T]\n"
+                 "Search settings come from the plugin's HL_ANSOR_* variables (README); HL_ANSOR_TRIALS and\n"
+                 "HL_ANSOR_LOG are replaced by --trials and --log.\n",
+                 problem.c_str());
+    std::exit(2);
+}
+
+double number(const std::string &flag, const std::string &v) {
+    char *end = nullptr;
+    double x = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end || !std::isfinite(x)) usage(flag + " needs a number, got '" + v + "'");
+    return x;
+}
+
+int integer(const std::string &flag, const std::string &v, int min) {
+    double x = number(flag, v);
+    if (x != std::floor(x) || x < min || x > 1e9) usage(flag + " needs an integer >= " + std::to_string(min) + ", got '" + v + "'");
+    return (int)x;
+}
+
+Args parse(int argc, char **argv) {
+    Args a;
+    for (int i = 1; i < argc; i++) {
+        std::string flag = argv[i];
+        if (flag == "-h" || flag == "--help") usage("help");
+        if (flag == "--list") {
+            a.list = true;
+            continue;
+        }
+        if (i + 1 >= argc) usage("missing value after " + flag);
+        std::string v = argv[++i];
+        if (flag == "--tasks") a.tasks = v;
+        else if (flag == "--log") a.log = v;
+        else if (flag == "--csv") a.csv = v;
+        else if (flag == "--trials") a.trials = integer(flag, v, 1);
+        else if (flag == "--policy") a.policy = v;
+        else if (flag == "--objective") a.objective = v;
+        else if (flag == "--model") a.model = v;
+        else if (flag == "--families") a.families = v;
+        else if (flag == "--seed") a.seed = (uint64_t)integer(flag, v, 0);
+        else if (flag == "--foresee") a.foresee = integer(flag, v, 0);
+        else if (flag == "--early-stopping") a.early_stopping = integer(flag, v, 0);
+        else if (flag == "--alpha") a.scheduler.alpha = number(flag, v);
+        else if (flag == "--beta") a.scheduler.beta = number(flag, v);
+        else if (flag == "--window") a.scheduler.backward_window = integer(flag, v, 1);
+        else if (flag == "--epsilon") a.scheduler.epsilon = number(flag, v);
+        else if (flag == "--parallelism") a.parallelism = integer(flag, v, 1);
+        else if (flag == "--target") a.target = v;
+        else usage("unknown option " + flag);
+    }
+    if (a.tasks.empty()) usage("--tasks is required");
+    if (a.log.empty() && !a.list) usage("--log is required");
+    if (a.trials <= 0 && !a.list) usage("--trials is required (the total number of measurements)");
+    if (a.policy != "gradient" && a.policy != "round-robin") usage("unknown --policy " + a.policy);
+    if (a.objective != "f1" && a.objective != "f2" && a.objective != "f3" && a.objective != "f4")
+        usage("unknown --objective " + a.objective);
+    if (a.model != "per-task" && a.model != "family" && a.model != "monolithic") usage("unknown --model " + a.model);
+    if (a.families != "generator" && a.families != "structure") usage("unknown --families " + a.families);
+    a.scheduler.policy = a.policy == "gradient" ? ansor::SchedulePolicy::Gradient : ansor::SchedulePolicy::RoundRobin;
+    a.scheduler.seed = a.seed;
+    // f4 = f1 with per-task early stopping (docs/task_scheduler.md).
+    a.scheduler.early_stopping = a.early_stopping.value_or(a.objective == "f4" ? 4 : 0);
+    if (a.objective == "f4" && a.scheduler.early_stopping == 0) usage("--objective f4 needs --early-stopping > 0");
+    return a;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+std::string ms_text(double ms) {
+    if (!std::isfinite(ms)) return "-";
+    char b[32];
+    std::snprintf(b, sizeof b, "%.5g", ms);
+    return b;
+}
+
+bool file_is_empty(const std::string &path) {
+    struct stat st;
+    return stat(path.c_str(), &st) != 0 || st.st_size == 0;
+}
+
+// Rebuilds the scheduler's view of earlier runs from the log: each task's
+// records, in file order, in units of one round; the units of all tasks are
+// replayed in the order their last records were written.
+struct LoggedUnit {
+    int last_line, task;
+    double best;
+};
+
+std::vector<LoggedUnit> logged_units(const std::vector<std::unique_ptr<TaskRun>> &runs, int round) {
+    std::vector<LoggedUnit> units;
+    for (size_t i = 0; i < runs.size(); i++) {
+        const auto &recs = runs[i]->logged();
+        double best = INFINITY;
+        for (size_t r = 0; r < recs.size(); r++) {
+            if (recs[r].ok) best = std::min(best, recs[r].min_ms);
+            if ((r + 1) % round == 0 || r + 1 == recs.size()) units.push_back({recs[r].line, (int)i, best});
+        }
+    }
+    std::stable_sort(units.begin(), units.end(), [](const LoggedUnit &a, const LoggedUnit &b) { return a.last_line < b.last_line; });
+    return units;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Args args = parse(argc, argv);
+    for (const char *replaced : {"HL_ANSOR_TRIALS", "HL_ANSOR_LOG"}) {
+        if (std::getenv(replaced)) usage(std::string(replaced) + " is set; ansor_tune_tasks takes --trials and --log instead");
+    }
+    try {
+        TuningSetup setup;
+        setup.target = Halide::Target(args.target);
+        setup.parallelism = args.parallelism;
+        setup.options = ansor::Options::from_environment();
+        setup.seed = args.seed;
+        const int round = setup.options.measures_per_round;
+        const bool progress = setup.options.progress;
+
+        TaskFile file = load_task_file(args.tasks);
+        FamilyRule rule = parse_family_rule(args.families);
+        std::vector<std::unique_ptr<TaskRun>> runs;
+        std::vector<ansor::Task> tasks;
+        std::map<std::string, std::string> task_of_key;
+        for (const TaskSpec &spec : file.tasks) {
+            try {
+                runs.push_back(std::make_unique<TaskRun>(spec, setup));
+            } catch (const std::exception &e) {
+                throw ansor::UserError(file.path + ": task '" + spec.name + "': " + e.what());
+            }
+            const TaskRun &run = *runs.back();
+            auto [it, fresh] = task_of_key.emplace(run.key().hash, spec.name);
+            if (!fresh) {
+                throw ansor::UserError(file.path + ": tasks '" + it->second + "' and '" + spec.name +
+                                       "' are the same pipeline (key " + run.key().hash + "); make them one task and add their weights");
+            }
+            ansor::Task t;
+            t.name = spec.name;
+            t.weight = spec.weight;
+            t.networks.clear();
+            for (const auto &n : spec.networks) t.networks.push_back(file.network_index(n));
+            t.flops = run.dag().flop_count();
+            t.reference_latency = spec.reference_ms;
+            t.family = family_key(spec, run.key(), rule);
+            tasks.push_back(t);
+        }
+
+        if (args.list) {
+            std::printf("%-32s %-18s %6s %10s %-24s %-16s  %s\n", "task", "generator", "weight", "GFLOP", "family", "key", "params");
+            for (size_t i = 0; i < tasks.size(); i++) {
+                std::printf("%-32s %-18s %6g %10.4f %-24s %-16s  %s\n", tasks[i].name.c_str(), file.tasks[i].generator.c_str(),
+                            tasks[i].weight, tasks[i].flops / 1e9, tasks[i].family.c_str(), runs[i]->key().hash.c_str(),
+                            generator_param_args(file.tasks[i].params).c_str());
+            }
+            return 0;
+        }
+
+        std::shared_ptr<const ansor::Objective> objective;
+        if (args.objective == "f1" || args.objective == "f4") objective = ansor::make_weighted_sum_objective(tasks);
+        else if (args.objective == "f2") {
+            std::vector<double> req;
+            for (const auto &n : file.networks) {
+                if (!n.latency_requirement_ms)
+                    throw ansor::UserError(file.path + ": --objective f2 needs networks." + n.name + ".latency_requirement_ms");
+                req.push_back(*n.latency_requirement_ms);
+            }
+            objective = ansor::make_latency_requirement_objective(tasks, req);
+        } else {
+            try {
+                objective = ansor::make_geomean_speedup_objective(tasks, ansor::reference_network_latencies(tasks));
+            } catch (const std::invalid_argument &e) {
+                throw ansor::UserError(file.path + ": --objective f3 needs reference_ms on every task (" + e.what() + ")");
+            }
+        }
+        ansor::TaskScheduler scheduler(tasks, objective, args.scheduler);
+
+        // Cost models: one per task (as the plugin), per family (FamilySeer) or one for all (Ansor).
+        SharedModelPool pool(args.seed);
+        TaskRun::ModelFactory make_model = [&](const TaskRun &run) -> std::unique_ptr<ansor::CostModel> {
+            if (args.model == "per-task" || setup.options.cost_model != "xgboost")
+                return ansor::make_cost_model(setup.options.cost_model, run.dag(), args.seed);
+            int i = 0;
+            while (runs[i].get() != &run) i++;
+            return pool.view(args.model == "family" ? tasks[i].family : "all", run.key().hash, run.dag());
+        };
+
+        // Resume: the log's units count as spent.
+        ansor::TuningLog log(args.log);
+        int spent = 0;
+        for (auto &r : runs) {
+            r->load_history(log);
+            spent += (int)r->logged().size();
+        }
+        const std::vector<LoggedUnit> resumed = logged_units(runs, round);
+        for (const LoggedUnit &u : resumed) {
+            if (scheduler.status(u.task) == ansor::TaskStatus::Active) scheduler.report(u.task, u.best);
+        }
+
+        std::ofstream csv;
+        auto network_latencies = [&] { return ansor::network_latencies(tasks, scheduler.best_latencies()); };
+        auto csv_row = [&](int unit, int task, int total_trials, double elapsed) {
+            if (!csv.is_open()) return;
+            csv << unit << "," << tasks[task].name << "," << runs[task]->trials() << "," << total_trials << ","
+                << elapsed << "," << scheduler.objective_value();
+            for (double n : network_latencies()) csv << "," << n;
+            for (int i = 0; i < (int)tasks.size(); i++) csv << "," << scheduler.best(i);
+            csv << "\n";
+            csv.flush();
+        };
+        if (!args.csv.empty()) {
+            bool fresh = file_is_empty(args.csv);
+            csv.open(args.csv, std::ios::app);
+            if (!csv) throw ansor::UserError("cannot write " + args.csv);
+            if (fresh) {
+                csv << "unit,task,task_trials,total_trials,elapsed_s,objective";
+                for (const auto &n : file.networks) csv << ",network:" << n.name;
+                for (const auto &t : tasks) csv << ",best_ms:" << t.name;
+                csv << "\n";
+                // Rows for the units a resumed log already holds (elapsed unknown: 0).
+                ansor::TaskScheduler replay(tasks, objective, args.scheduler);
+                int trials_so_far = 0, unit = 0;
+                std::vector<int> task_trials(tasks.size(), 0);
+                for (const LoggedUnit &u : resumed) {
+                    if (replay.status(u.task) != ansor::TaskStatus::Active) continue;
+                    replay.report(u.task, u.best);
+                    int n = 0;
+                    for (const auto &r : runs[u.task]->logged()) n += r.line <= u.last_line;
+                    trials_so_far += n - task_trials[u.task];
+                    task_trials[u.task] = n;
+                    csv << ++unit << "," << tasks[u.task].name << "," << n << "," << trials_so_far << ",0,"
+                        << replay.objective_value();
+                    for (double x : ansor::network_latencies(tasks, replay.best_latencies())) csv << "," << x;
+                    for (int i = 0; i < (int)tasks.size(); i++) csv << "," << replay.best(i);
+                    csv << "\n";
+                }
+                csv.flush();
+            }
+        }
+
+        std::fprintf(stderr, "[tune] %s: %zu tasks, %zu networks; budget %d trials (%d in the log already), "
+                             "units of %d; policy %s, objective %s, model %s, foresee %d; log %s\n",
+                     file.path.c_str(), tasks.size(), file.networks.size(), args.trials, spent, round,
+                     args.policy.c_str(), args.objective.c_str(), args.model.c_str(), args.foresee, args.log.c_str());
+
+        auto start = std::chrono::steady_clock::now();
+        int spent_now = 0;
+        auto print_state = [&](int task, int measured) {
+            if (!progress) return;
+            double elapsed = seconds_since(start);
+            int done = spent + spent_now;
+            double left = spent_now > 0 ? elapsed / spent_now * std::max(0, args.trials - done) : 0;
+            std::fprintf(stderr, "[tune] unit %d: %s +%d trials | objective %s %.6g | trials %d/%d | elapsed %.0f s, left ~%.0f s\n",
+                         scheduler.total_units(), tasks[task].name.c_str(), measured, args.objective.c_str(),
+                         scheduler.objective_value(), done, args.trials, elapsed, left);
+            std::vector<double> nets = network_latencies();
+            for (size_t j = 0; j < nets.size(); j++)
+                std::fprintf(stderr, "[tune]   network %-16s %s ms\n", file.networks[j].name.c_str(), ms_text(nets[j]).c_str());
+            for (int i = 0; i < (int)tasks.size(); i++) {
+                std::fprintf(stderr, "[tune]   %-28s w %-4g trials %4d  best %10s ms  %s%s\n", tasks[i].name.c_str(),
+                             tasks[i].weight, runs[i]->trials(), ms_text(scheduler.best(i)).c_str(),
+                             ansor::task_status_name(scheduler.status(i)), i == task ? "  <" : "");
+            }
+        };
+
+        while (spent + spent_now < args.trials) {
+            std::optional<int> next = scheduler.next_task();
+            if (!next) {
+                std::fprintf(stderr, "[tune] every task is retired; stopping with %d trials left\n",
+                             args.trials - spent - spent_now);
+                break;
+            }
+            const int i = *next;
+            const int want = std::min(round, args.trials - spent - spent_now);
+            int measured = 0;
+            try {
+                measured = runs[i]->tune(want, log, make_model);
+            } catch (const std::exception &e) {
+                // A pipeline that cannot run at all (its reference fails) has no
+                // valid program; the scheduler retires it after its cap.
+                std::fprintf(stderr, "[tune] task %s failed: %s\n", tasks[i].name.c_str(), e.what());
+            }
+            // A unit that measured nothing (an exhausted space, a failing task)
+            // still costs one trial, so that the loop ends.
+            spent_now += std::max(measured, 1);
+            scheduler.report(i, runs[i]->best_ms());
+            if (args.foresee > 0) {
+                std::vector<ansor::State> found = runs[i]->last_unit_best(args.foresee);
+                for (int j = 0; j < (int)tasks.size(); j++) {
+                    if (j == i || tasks[j].family != tasks[i].family || scheduler.status(j) != ansor::TaskStatus::Active) continue;
+                    std::vector<ansor::State> moved;
+                    for (const auto &s : found)
+                        if (auto t = runs[j]->transfer(s, *runs[i])) moved.push_back(std::move(*t));
+                    runs[j]->suggest(std::move(moved));
+                }
+            }
+            csv_row(scheduler.total_units(), i, spent + spent_now, seconds_since(start));
+            print_state(i, measured);
+        }
+
+        std::printf("%-28s %6s %6s %8s %12s %10s  %s\n", "task", "weight", "trials", "fail", "best ms", "status", "family");
+        for (int i = 0; i < (int)tasks.size(); i++) {
+            std::printf("%-28s %6g %6d %8d %12s %10s  %s\n", tasks[i].name.c_str(), tasks[i].weight, runs[i]->trials(),
+                        runs[i]->failures(), ms_text(scheduler.best(i)).c_str(), ansor::task_status_name(scheduler.status(i)),
+                        tasks[i].family.c_str());
+        }
+        std::vector<double> nets = network_latencies();
+        for (size_t j = 0; j < nets.size(); j++)
+            std::printf("network %s: sum of weight x best latency = %s ms\n", file.networks[j].name.c_str(), ms_text(nets[j]).c_str());
+        std::printf("objective %s = %.6g after %d units, %d trials (%d this run)\n", args.objective.c_str(),
+                    scheduler.objective_value(), scheduler.total_units(), spent + spent_now, spent_now);
+        if (args.foresee > 0) {
+            int moved = 0;
+            for (const auto &r : runs) moved += r->transferred_measured();
+            std::printf("foresee: %d measurements were programs passed on within a family\n", moved);
+        }
+        return 0;
+    } catch (const ansor::UserError &e) {
+        std::fprintf(stderr, "ansor_tune_tasks: %s\n", e.what());
+        return 1;
+    } catch (const std::invalid_argument &e) {
+        std::fprintf(stderr, "ansor_tune_tasks: %s\n", e.what());
+        return 1;
+    }
+}
