@@ -2,7 +2,10 @@
 // same random inputs, at the default sizes, and times both (median of a few
 // interleaved samples, so drift on a shared machine hits both alike).
 //
-//   ansor_app_check [--apps matmul,unsharp_mask] [--threads 2]
+//   ansor_app_check [--apps matmul,unsharp_mask] [--threads 2] [--profile 1]
+//
+// --profile 1 compiles the expert variant with Halide's profiler, which
+// prints the time spent in each Func when the program exits.
 //
 // The full comparison with the autoschedulers is the benchmark harness's job
 // (docs/apps.md); this is the quick check used while writing schedules.
@@ -84,16 +87,18 @@ int main(int argc, char **argv) {
     std::vector<std::string> names;
     for (const auto &a : ansor_apps::app_list()) names.push_back(a.name);
     std::string threads = "2";
+    bool profile = false;
     for (int i = 1; i < argc; i++) {
         std::string flag = argv[i];
         if (i + 1 >= argc) {
-            std::fprintf(stderr, "missing value after %s\nusage: ansor_app_check [--apps a,b] [--threads N]\n", argv[i]);
+            std::fprintf(stderr, "missing value after %s\nusage: ansor_app_check [--apps a,b] [--threads N] [--profile 1]\n", argv[i]);
             return 2;
         }
         if (flag == "--apps") names = split_commas(argv[++i]);
         else if (flag == "--threads") threads = argv[++i];
+        else if (flag == "--profile") profile = std::string(argv[++i]) == "1";
         else {
-            std::fprintf(stderr, "unknown option %s\nusage: ansor_app_check [--apps a,b] [--threads N]\n", argv[i]);
+            std::fprintf(stderr, "unknown option %s\nusage: ansor_app_check [--apps a,b] [--threads N] [--profile 1]\n", argv[i]);
             return 2;
         }
     }
@@ -111,7 +116,7 @@ int main(int argc, char **argv) {
                 continue;
             }
             auto reference = build(name, false, target);
-            auto expert = build(name, true, target);
+            auto expert = build(name, true, profile ? target.with_feature(Target::Profile) : target);
             double error = 0;
             for (size_t i = 0; i < reference->runner->outputs().size(); i++) {
                 error = std::max(error, ansor::max_relative_error(expert->runner->outputs()[i],

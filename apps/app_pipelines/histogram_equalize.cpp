@@ -4,14 +4,18 @@
 //   output (3, H, W) uint8 planar   Halide (W, H, 3)
 // Stages: luma (integer BT.601 weights); hist, a 256-bin histogram over the
 // whole image (a data-dependent scatter); cdf, a scan over the bins; lut,
-// the equalised luma of each bin; output = min(input * lut[luma] / max(luma, 1), 255).
-// Data-dependent: the histogram's writes and the lut's reads are indexed by
+// the equalised luma of each bin; gain, lut[l] / l in 8.8 fixed point (the
+// division done once per bin, not per pixel: x86 has no vector integer
+// division); pixel_gain = gain[luma], per pixel;
+// output = min((input * pixel_gain + 128) >> 8, 255).
+// Data-dependent: the histogram's writes and the gain's reads are indexed by
 // pixel values.
 // Expert schedule: the histogram split by rfactor into partial histograms of
-// 64-row strips computed in parallel (luma inlined), then summed vectorised
-// over the bins; cdf and lut at root (256 entries); the output in parallel
-// 64-row strips with luma computed per row and reused by the 3 channels,
-// vectorised at 64 lanes of uint8 (32 of uint16 for the arithmetic).
+// 64-row strips computed in parallel, luma computed vectorised per row before
+// the scalar scatter; the partials summed vectorised over the bins; cdf, lut
+// and gain at root (256 entries); the output in parallel 64-row strips with
+// pixel_gain computed per row and reused by the 3 channels, vectorised at 64
+// lanes of uint8.
 #include "app_common.h"
 
 using namespace Halide;
@@ -43,8 +47,10 @@ public:
         Expr total = cast<int64_t>((int)width * (int)height);
         lut(i) = cast<uint8_t>((cast<int64_t>(cdf(i)) * 255 + total / 2) / total);
 
-        Expr l = cast<uint16_t>(luma(x, y));
-        Expr scaled = cast<uint16_t>(input(x, y, c)) * cast<uint16_t>(lut(cast<int>(luma(x, y)))) / max(l, 1);
+        // 255 * 256 fits 16 bits.
+        gain(i) = (cast<uint16_t>(lut(i)) << 8) / max(cast<uint16_t>(i), 1);
+        pixel_gain(x, y) = gain(cast<int>(luma(x, y)));
+        Expr scaled = (cast<uint32_t>(input(x, y, c)) * pixel_gain(x, y) + 128) >> 8;
         output(x, y, c) = cast<uint8_t>(min(scaled, 255));
 
         input.set_estimates(ansor_apps::estimate_extents({width, height, 3}));
@@ -59,18 +65,19 @@ public:
         Func partial = hist.update().split(pixels.y, strip, row, 64).rfactor(strip, u);
         partial.compute_root().vectorize(i, 16).parallel(u);
         partial.update().parallel(u);
+        luma.in(partial).compute_at(partial, row).vectorize(x, lanes);
         hist.compute_root().vectorize(i, 16);
         hist.update().vectorize(i, 16);
         cdf.compute_root();
         lut.compute_root().vectorize(i, 16);
+        gain.compute_root().vectorize(i, 16);
         output.split(y, yo, yi, 64).reorder(x, c, yi, yo).parallel(yo).vectorize(x, lanes);
-        // luma stays inlined into the histogram; the output reads a copy per row.
-        luma.in(output).compute_at(output, yi).vectorize(x, lanes);
+        pixel_gain.compute_at(output, yi).vectorize(x, ansor_apps::kU16Lanes);
     }
 
 private:
     Var x{"x"}, y{"y"}, c{"c"}, i{"i"};
-    Func luma{"luma"}, hist{"hist"}, cdf{"cdf"}, lut{"lut"};
+    Func luma{"luma"}, hist{"hist"}, cdf{"cdf"}, lut{"lut"}, gain{"gain"}, pixel_gain{"pixel_gain"};
     RDom pixels;
 };
 

@@ -6,9 +6,10 @@
 // backwards, in place: a scan, so one loop of each pass is serial. The row
 // passes run as column passes on the transposed image, so that every scan
 // has contiguous, vectorisable work across its independent columns.
-// Expert schedule: each column pass in strips of 64 columns (its three
-// stages on one strip stay in L2), strips and channels in parallel, scans
-// vectorised at 16 floats; the transposes in 16x16 blocks.
+// Expert schedule: one channel at a time; each column pass in strips of 64
+// columns (its three stages on one strip stay in L2), strips in parallel,
+// scans vectorised at 16 floats with the strip's 4 vectors interleaved; the
+// transposes in 16x16 blocks.
 #include "app_common.h"
 
 using namespace Halide;
@@ -38,22 +39,30 @@ public:
     void schedule() {
         if (!expert) return;
         const int lanes = ansor_apps::kFloatLanes, strip_width = 4 * lanes;
-        Var strip("strip"), xo("xo"), xi("xi"), yi("yi");
-        // transposed's y is the image's x: one strip of columns at a time.
-        transposed.compute_root()
+        Var strip("strip"), xo("xo"), xi("xi"), yi("yi"), yio("yio"), yii("yii");
+        // transposed's y is the image's x: one strip of columns at a time,
+        // transposed in 16x16 blocks: 16 rows of the block unrolled, each a
+        // vector store of 16 along x; Halide turns the 16 strided loads into
+        // dense loads and shuffles.
+        // One channel at a time: a whole transposed image is needed between
+        // the passes, and one channel's (15 MB) is reused by malloc from run
+        // to run where all three (47 MB) would be mapped afresh each run
+        // (glibc maps blocks over 32 MB; page faults are slow on some VMs).
+        transposed.compute_at(output, c)
             .split(y, strip, yi, strip_width)
+            .split(yi, yio, yii, lanes)
             .split(x, xo, xi, lanes)
-            .reorder(yi, xi, xo, strip, c)
-            .vectorize(yi)
-            .unroll(xi)
-            .parallel(c)
+            .reorder(xi, yii, xo, yio, strip, c)
+            .vectorize(xi)
+            .unroll(yii)
             .parallel(strip);
         schedule_scan(cols, LoopLevel(transposed, strip));
         output.split(y, strip, yi, strip_width)
+            .split(yi, yio, yii, lanes)
             .split(x, xo, xi, lanes)
-            .reorder(xi, yi, xo, strip, c)
+            .reorder(xi, yii, xo, yio, strip, c)
             .vectorize(xi)
-            .parallel(c)
+            .unroll(yii)
             .parallel(strip);
         schedule_scan(rows, LoopLevel(output, strip));
     }
@@ -73,12 +82,14 @@ private:
         s(x, back, c) = (1 - a) * s(x, back + 1, c) + a * s(x, back, c);
     }
 
-    // Every stage of a scan computed per strip, vectorised across columns.
+    // Every stage of a scan computed per strip, vectorised across columns;
+    // the strip's vectors unrolled inside the serial loop, so that their
+    // independent dependence chains overlap.
     void schedule_scan(Func s, LoopLevel at) {
         const int lanes = ansor_apps::kFloatLanes;
+        Var xo("xo"), xi("xi");
         s.compute_at(at).vectorize(x, lanes);
-        s.update(0).vectorize(x, lanes);
-        s.update(1).vectorize(x, lanes);
+        for (int u = 0; u < 2; u++) s.update(u).split(x, xo, xi, lanes).reorder(xi, xo).vectorize(xi).unroll(xo);
     }
 };
 
