@@ -1,0 +1,170 @@
+#include "halide_worker.h"
+
+#include "dag/pipeline_dag.h"
+#include "measure/pipeline_runner.h"
+#include "records/pipeline_key.h"
+#include "records/tuning_log.h"
+#include "sample_timer.h"
+#include "util/target.h"
+#include "worker_protocol.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace ansor_harness {
+
+namespace {
+
+double now_s() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void reply(std::string line) {
+    for (char &c : line) {
+        if (c == '\n' || c == '\r') c = ' ';
+    }
+    std::cout << kReplyPrefix << line << std::endl;
+}
+
+void write_file(const std::string &path, const void *data, size_t bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(static_cast<const char *>(data), (std::streamsize)bytes);
+    if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+// The reference's dump: every output, concatenated in order, and every
+// buffer input by name (the vendor libraries read them).
+void dump(const ansor::PipelineDAG &dag, ansor::PipelineRunner &runner, const std::string &dir) {
+    std::ofstream out(dir + "/output.bin", std::ios::binary);
+    for (const Halide::Buffer<> &b : runner.outputs()) {
+        out.write(reinterpret_cast<const char *>(b.data()), (std::streamsize)b.size_in_bytes());
+    }
+    if (!out) throw std::runtime_error("cannot write " + dir + "/output.bin");
+    for (const ansor::InputInfo &in : dag.inputs()) {
+        if (in.dimensions == 0) continue;
+        Halide::Buffer<> b = in.param.buffer();
+        write_file(dir + "/" + in.name + ".bin", b.data(), b.size_in_bytes());
+    }
+}
+
+double check(ansor::PipelineRunner &runner, const std::string &file) {
+    std::ifstream in(file, std::ios::binary);
+    std::vector<char> want((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    size_t offset = 0;
+    double worst = 0;
+    for (const Halide::Buffer<> &b : runner.outputs()) {
+        if (offset + b.size_in_bytes() > want.size()) {
+            throw std::runtime_error(file + " is smaller than this variant's outputs");
+        }
+        worst = std::max(worst, ansor::max_relative_error(b, want.data() + offset));
+        offset += b.size_in_bytes();
+    }
+    if (offset != want.size()) throw std::runtime_error(file + " is larger than this variant's outputs");
+    return worst;
+}
+
+// Ansor's measurements of the pipeline with key `hash` in `log`, in file
+// order, as trial,ok,ms,best_ms rows.
+void write_curve(const std::string &hash, const Halide::Target &target, const std::string &log,
+                 const std::string &file) {
+    std::ofstream out(file);
+    double best = INFINITY;
+    int trial = 0;
+    for (const ansor::TuningRecord &r : ansor::TuningLog(log).read_all()) {
+        if (r.pipeline != hash || r.target != target.to_string()) continue;
+        trial++;
+        if (r.ok) best = std::min(best, r.min_ms);
+        out << trial << "," << (r.ok ? 1 : 0) << "," << (r.ok ? r.min_ms : NAN) << "," << best << "\n";
+    }
+}
+
+void serve(const ansor::PipelineDAG &dag, ansor::PipelineRunner &runner) {
+    SampleTimer timer;
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        std::istringstream in(line);
+        std::string command, arg;
+        in >> command;
+        std::getline(in >> std::ws, arg);
+        try {
+            if (command == "quit") return;
+            if (command == "time") {
+                std::ostringstream out;
+                out << "samples";
+                for (double ms : timer.samples_ms([&] { runner.run(); }, std::max(1, std::atoi(arg.c_str())))) {
+                    out << " " << ms;
+                }
+                reply(out.str());
+            } else if (command == "dump") {
+                dump(dag, runner, arg);
+                reply("dumped");
+            } else if (command == "check") {
+                std::ostringstream out;
+                out << "error " << check(runner, arg);
+                reply(out.str());
+            } else {
+                reply("failed unknown command \"" + line + "\"");
+            }
+        } catch (const std::exception &e) {
+            reply(std::string("failed ") + e.what());
+        }
+    }
+}
+
+}  // namespace
+
+int run_halide_worker(const HalideVariantSpec &spec) {
+    const BenchCase &c = *spec.bench_case;
+    std::unique_ptr<ansor::PipelineDAG> dag;
+    std::unique_ptr<ansor::PipelineRunner> runner;
+    BuiltPipeline built;
+    double schedule_s = 0, compile_s = 0;
+    try {
+        if (spec.variant == "Ansor") {
+            // Options reach the plugin only through the environment.
+            setenv("HL_ANSOR_TRIALS", std::to_string(spec.ansor_trials).c_str(), 1);
+            if (!spec.ansor_log.empty()) setenv("HL_ANSOR_LOG", spec.ansor_log.c_str(), 1);
+            if (!spec.ansor_search.empty()) setenv("HL_ANSOR_SEARCH", spec.ansor_search.c_str(), 1);
+        }
+        built = build_case_pipeline(c, spec.variant == "expert", spec.target);
+        // Analyse before scheduling: the DAG reads only the algorithm and estimates.
+        dag = std::make_unique<ansor::PipelineDAG>(built.outputs(), spec.threads);
+        const Halide::Target jit_target = ansor::measurement_target(spec.target);
+        // The key of the unscheduled algorithm: scheduling can add Funcs
+        // (cache writes, wrappers) to the very Functions the DAG holds.
+        const std::string key = spec.variant == "Ansor" ? ansor::make_pipeline_key(*dag).hash : "";
+        double t0 = now_s();
+        if (spec.variant == "root") {
+            runner = std::make_unique<ansor::PipelineRunner>(*dag, nullptr, jit_target);
+        } else {
+            if (spec.variant != "expert") {
+                Halide::MachineParams machine(spec.threads, 32 * 1024 * 1024, 40);
+                std::string source = built.pipeline.auto_schedule(spec.variant, spec.target, machine).schedule_source;
+                if (!spec.schedule_file.empty()) std::ofstream(spec.schedule_file) << source;
+            }
+            runner = std::make_unique<ansor::PipelineRunner>(*dag, built.pipeline, jit_target);
+        }
+        schedule_s = now_s() - t0;
+        if (spec.variant == "Ansor" && !spec.ansor_log.empty() && !spec.curve_file.empty()) {
+            write_curve(key, spec.target, spec.ansor_log, spec.curve_file);
+        }
+        t0 = now_s();
+        runner->compile();
+        runner->run();
+        compile_s = now_s() - t0;
+    } catch (const std::exception &e) {
+        reply(std::string("failed ") + e.what());
+        return 1;
+    }
+    std::ostringstream ready;
+    ready << "ready schedule_s=" << schedule_s << " compile_s=" << compile_s << " flops=" << dag->flop_count();
+    reply(ready.str());
+    serve(*dag, *runner);
+    return 0;
+}
+
+}  // namespace ansor_harness

@@ -1,0 +1,170 @@
+#include "harness_options.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace ansor_harness {
+
+namespace {
+
+const char *const kUsage =
+    "usage: ansor_benchmark_harness [--quick] [--apps all|none|NAME[:SIZE=V...],...] [--ops all|none|OP[:i|:small],...]\n"
+    "           [--variants root,expert,Mullapudi2016,Li2018,Adams2019,Ansor,oneDNN,OpenBLAS,Eigen]\n"
+    "           [--trials N | --log TUNING_LOG] [--search random|model|evolution]\n"
+    "           [--time-limit S] [--ansor-time-limit S] [--rounds R] [--samples S] [--threads N] [--tolerance T]\n"
+    "           [--out DIR] [--resume] [--no-plot]\n"
+    "           [--ansor libansor.so] [--halide-plugins DIR] [--vendor-bin DIR] [--target T]\n"
+    "\n"
+    "  --quick         a run that fits in ~10 minutes: gmm and c2d at shape 0 and the matmul app, Ansor 16\n"
+    "                  trials, peers limited to 90 s each, 3 rounds x 3 samples (options given explicitly win)\n"
+    "  --apps, --ops   the cases (default: every app and every operator at shape 0)\n"
+    "  --variants      which variants to build (default: all; expert exists for apps only, the vendor\n"
+    "                  libraries for matrix products and 2-D convolutions only)\n"
+    "  --trials N      Ansor's trial budget per case (200); its measurements go to DIR/ansor_logs/CASE.jsonl\n"
+    "  --log FILE      no tuning: apply FILE's best record for each case (HL_ANSOR_TRIALS=0 HL_ANSOR_LOG=FILE)\n"
+    "  --time-limit S  seconds one peer autoscheduler may take to schedule and compile a case (1200);\n"
+    "                  over it the variant shows as TIMEOUT\n"
+    "  --ansor-time-limit S   the same for Ansor (120 + 20 per trial)\n"
+    "  --rounds R --samples S timing: R interleaved rounds of S samples per variant, median of all (5, 5)\n"
+    "  --out DIR       results.csv, tuning_curves.csv, results.png, tuning_curves.png, schedules/,\n"
+    "                  ansor_logs/ (default harness_results)\n"
+    "  --resume        add to DIR/results.csv, skipping the cases it already holds\n";
+
+[[noreturn]] void usage(const std::string &problem) {
+    std::fprintf(stderr, "ansor_benchmark_harness: %s\n%s", problem.c_str(), kUsage);
+    std::exit(2);
+}
+
+std::vector<std::string> split_commas(const std::string &s) {
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (!item.empty()) out.push_back(item);
+    }
+    return out;
+}
+
+double parse_double(const std::string &flag, const std::string &value, double lo) {
+    char *end = nullptr;
+    double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end || !(v >= lo)) usage(flag + " wants a number >= " + std::to_string(lo) + ", not \"" + value + "\"");
+    return v;
+}
+
+int parse_int(const std::string &flag, const std::string &value, int lo) {
+    char *end = nullptr;
+    long v = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || *end || v < lo || v > 1000000) usage(flag + " wants an integer >= " + std::to_string(lo) + ", not \"" + value + "\"");
+    return (int)v;
+}
+
+}  // namespace
+
+const std::vector<std::string> &all_variants() {
+    static const std::vector<std::string> v = {"root",  "expert", "Mullapudi2016", "Li2018", "Adams2019",
+                                               "Ansor", "oneDNN", "OpenBLAS",      "Eigen"};
+    return v;
+}
+
+bool is_vendor_variant(const std::string &v) { return v == "oneDNN" || v == "OpenBLAS" || v == "Eigen"; }
+
+bool is_autoscheduler_variant(const std::string &v) {
+    return v == "Mullapudi2016" || v == "Li2018" || v == "Adams2019" || v == "Ansor";
+}
+
+HarnessOptions parse_harness_options(int argc, char **argv) {
+    HarnessOptions o;
+    std::string apps, ops, variants;
+    std::set<std::string> given;
+    for (int i = 1; i < argc; i++) {
+        std::string flag = argv[i];
+        if (flag == "--help" || flag == "-h") {
+            std::printf("%s", kUsage);
+            std::exit(0);
+        }
+        given.insert(flag);
+        if (flag == "--quick") { o.quick = true; continue; }
+        if (flag == "--resume") { o.resume = true; continue; }
+        if (flag == "--no-plot") { o.plot = false; continue; }
+        if (i + 1 >= argc) usage("missing value after " + flag);
+        std::string value = argv[++i];
+        if (flag == "--apps") apps = value;
+        else if (flag == "--ops") ops = value;
+        else if (flag == "--variants") variants = value;
+        else if (flag == "--trials") o.trials = parse_int(flag, value, 1);
+        else if (flag == "--log") o.ansor_log = value;
+        else if (flag == "--search") {
+            if (value != "random" && value != "model" && value != "evolution") usage("--search: unknown policy \"" + value + "\"");
+            o.search = value;
+        } else if (flag == "--time-limit") o.time_limit_s = parse_double(flag, value, 1);
+        else if (flag == "--ansor-time-limit") o.ansor_time_limit_s = parse_double(flag, value, 1);
+        else if (flag == "--rounds") o.rounds = parse_int(flag, value, 1);
+        else if (flag == "--samples") o.samples = parse_int(flag, value, 1);
+        else if (flag == "--threads") o.threads = parse_int(flag, value, 1);
+        else if (flag == "--tolerance") o.tolerance = parse_double(flag, value, 0);
+        else if (flag == "--out") o.out_dir = value;
+        else if (flag == "--ansor") o.ansor_plugin = value;
+        else if (flag == "--halide-plugins") o.halide_plugins = value;
+        else if (flag == "--vendor-bin") o.vendor_bin = value;
+        else if (flag == "--target") o.target = value;
+        else usage("unknown option " + flag);
+    }
+    if (given.count("--trials") && given.count("--log")) usage("give --trials or --log, not both");
+    if (given.count("--log") && !std::ifstream(o.ansor_log).good()) usage("--log " + o.ansor_log + ": cannot read it");
+    if (o.quick) {
+        // Options given explicitly keep their values.
+        if (!given.count("--apps")) apps = apps_available() ? "matmul" : "none";
+        if (!given.count("--ops")) ops = "gmm,c2d";
+        if (!given.count("--trials")) o.trials = 16;
+        if (!given.count("--time-limit")) o.time_limit_s = 90;
+        if (!given.count("--rounds")) o.rounds = 3;
+        if (!given.count("--samples")) o.samples = 3;
+    }
+    if (apps.empty()) apps = "all";
+    if (ops.empty()) ops = "all";
+
+    try {
+        if (apps == "all") {
+            for (const auto &name : app_names()) o.cases.push_back(app_case(name));
+        } else if (apps != "none") {
+            for (const auto &spec : split_commas(apps)) o.cases.push_back(app_case(spec));
+        }
+        if (ops == "all") {
+            for (const auto &op : ansor_ops::operator_suite()) o.cases.push_back(op_case(op.name));
+        } else if (ops != "none") {
+            for (const auto &spec : split_commas(ops)) o.cases.push_back(op_case(spec));
+        }
+    } catch (const std::invalid_argument &e) {
+        usage(e.what());
+    }
+    std::set<std::string> names;
+    for (const auto &c : o.cases) {
+        if (!names.insert(c.name).second) usage("case " + c.name + " is listed twice");
+    }
+    if (o.cases.empty()) usage("no cases: --apps none and --ops none");
+
+    if (variants.empty()) {
+        o.variants = all_variants();
+    } else {
+        std::set<std::string> wanted;
+        for (const auto &v : split_commas(variants)) {
+            bool known = false;
+            for (const auto &k : all_variants()) known |= k == v;
+            if (!known) usage("unknown variant \"" + v + "\"");
+            wanted.insert(v);
+        }
+        // Table order, and root always: every check compares against it.
+        wanted.insert("root");
+        for (const auto &k : all_variants()) {
+            if (wanted.count(k)) o.variants.push_back(k);
+        }
+    }
+    return o;
+}
+
+}  // namespace ansor_harness

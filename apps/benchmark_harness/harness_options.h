@@ -1,0 +1,41 @@
+#pragma once
+// The harness's command line (the usage text is in harness_options.cpp and
+// docs/user_guide.md). Parsing checks everything it can before any work
+// starts: unknown options, cases, variants and malformed numbers are errors
+// that name the culprit.
+#include "bench_case.h"
+
+#include <string>
+#include <vector>
+
+namespace ansor_harness {
+
+// Every variant the harness knows, in table order.
+const std::vector<std::string> &all_variants();
+bool is_vendor_variant(const std::string &v);
+bool is_autoscheduler_variant(const std::string &v);  // Mullapudi2016, Li2018, Adams2019, Ansor
+
+struct HarnessOptions {
+    std::vector<BenchCase> cases;
+    std::vector<std::string> variants;
+    bool quick = false;
+    int trials = 200;        // Ansor's budget per case (HL_ANSOR_TRIALS)
+    std::string ansor_log;   // --log: apply this log's best record (HL_ANSOR_TRIALS=0)
+    std::string search;      // HL_ANSOR_SEARCH; empty: the plugin's default
+    double time_limit_s = 1200;     // per peer autoscheduler (schedule + compile)
+    double ansor_time_limit_s = 0;  // 0: 120 s + 20 s per trial
+    int rounds = 5, samples = 5;    // timing: rounds x samples per round, median over all
+    int threads = 2;
+    double tolerance = 1e-3;
+    std::string out_dir = "harness_results";
+    bool resume = false;
+    bool plot = true;
+    std::string ansor_plugin, halide_plugins, vendor_bin, scripts_dir, target;
+
+    double ansor_limit() const { return ansor_time_limit_s > 0 ? ansor_time_limit_s : 120.0 + 20.0 * trials; }
+};
+
+// Exits with status 2 and the usage text on a bad command line.
+HarnessOptions parse_harness_options(int argc, char **argv);
+
+}  // namespace ansor_harness

@@ -1,0 +1,94 @@
+#!/usr/bin/python3
+"""End-to-end test of ansor_benchmark_harness on one tiny case (ctest
+harness_end_to_end): the suite's gmm at its small shape with root,
+Mullapudi2016, Ansor (2 trials), OpenBLAS, and an Eigen whose executable is
+missing, which must show as FAILED without stopping the run. Checks the CSV's
+rows and statuses, the tuning curve, the saved schedules, the chart, that
+--resume skips the finished case, and that bad input is refused by name.
+
+    check_harness_run.py HARNESS VENDOR_BIN_DIR WORK_DIR
+"""
+import csv
+import os
+import shutil
+import subprocess
+import sys
+
+
+def fail(message, output=""):
+    sys.stderr.write(output[-6000:] + "\n")
+    sys.exit("FAILED: " + message)
+
+
+def run(args, expect_rc=0):
+    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    if p.returncode != expect_rc:
+        fail(f"{' '.join(args)} exited with {p.returncode}, expected {expect_rc}", p.stdout)
+    return p.stdout
+
+
+def main(harness, vendor_bin, work):
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    # Only OpenBLAS's executable: the Eigen variant cannot start.
+    vendor = os.path.join(work, "vendor")
+    os.makedirs(vendor)
+    os.symlink(os.path.join(vendor_bin, "ansor_openblas_bench"), os.path.join(vendor, "ansor_openblas_bench"))
+    out = os.path.join(work, "run")
+    args = [harness, "--apps", "none", "--ops", "gmm:small", "--variants", "Mullapudi2016,Ansor,OpenBLAS,Eigen",
+            "--trials", "2", "--rounds", "2", "--samples", "2", "--vendor-bin", vendor, "--out", out]
+    text = run(args)
+
+    rows = list(csv.DictReader(open(os.path.join(out, "results.csv"))))
+    got = [(r["case"], r["variant"], r["status"]) for r in rows]
+    want = [("gmm:small", v, s) for v, s in
+            [("root", "ok"), ("Mullapudi2016", "ok"), ("Ansor", "ok"), ("OpenBLAS", "ok"), ("Eigen", "failed")]]
+    if got != want:
+        fail(f"CSV rows {got}, expected {want}", text)
+    for r in rows:
+        if r["status"] != "ok":
+            continue
+        if not float(r["median_ms"]) > 0 or not float(r["gflops"]) > 0:
+            fail(f"{r['variant']}: median_ms {r['median_ms']}, gflops {r['gflops']}", text)
+        if not float(r["rel_error"]) <= 1e-3:
+            fail(f"{r['variant']}: relative error {r['rel_error']} passed as ok", text)
+        if int(r["samples"]) != 4:
+            fail(f"{r['variant']}: {r['samples']} samples, expected 2 rounds x 2", text)
+    if min(float(r["ratio_to_best"]) for r in rows if r["status"] == "ok") != 1:
+        fail("no variant has ratio_to_best 1", text)
+    if "127" not in rows[-1]["detail"]:
+        fail(f"Eigen's failure does not say the executable could not run: {rows[-1]['detail']}", text)
+    if not any(line.split()[:2] == ["Eigen", "FAILED"] for line in text.splitlines()):
+        fail("the printed table does not show Eigen as FAILED", text)
+
+    curve = list(csv.DictReader(open(os.path.join(out, "tuning_curves.csv"))))
+    if [(c["case"], c["source"], c["trial"]) for c in curve] != [("gmm:small", "tuned", "1"), ("gmm:small", "tuned", "2")]:
+        fail(f"tuning curve rows {curve}", text)
+    with open(os.path.join(out, "ansor_logs", "gmm_small.jsonl")) as log:
+        if len(log.readlines()) != 2:
+            fail("Ansor's log for the case does not hold its 2 trials", text)
+    for f in ["schedules/gmm_small.Mullapudi2016.schedule.h", "schedules/gmm_small.Ansor.schedule.h",
+              "results.png", "tuning_curves.png"]:
+        if not os.path.getsize(os.path.join(out, f)) > 0:
+            fail(f"{f} missing or empty", text)
+
+    # --resume: the finished case is skipped and the CSV stays as it was.
+    before = open(os.path.join(out, "results.csv")).read()
+    text = run(args + ["--resume", "--no-plot"])
+    if "already in" not in text or open(os.path.join(out, "results.csv")).read() != before:
+        fail("--resume did not skip the finished case", text)
+    # Without --resume an existing CSV is never overwritten.
+    text = run(args + ["--no-plot"], expect_rc=2)
+    if "exists" not in text:
+        fail("rerunning into an existing CSV was not refused", text)
+    # Bad input names the culprit.
+    text = run([harness, "--ops", "gmm,nosuchop", "--out", os.path.join(work, "bad")], expect_rc=2)
+    if "nosuchop" not in text:
+        fail("an unknown operator is not named in the error", text)
+    print("harness end to end: ok")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    main(*sys.argv[1:])

@@ -1,0 +1,25 @@
+#pragma once
+// The line protocol between the harness and its worker processes (one per
+// variant: forked Halide workers and the vendor-library executables alike).
+// The worker reads commands, one per line, on stdin and answers on stdout
+// with lines that start with kReplyPrefix; any other stdout line (a library's
+// chatter) is not an answer and the harness passes it on to stderr.
+//
+//   worker -> harness, once set up:   @harness ready [key=value ...]
+//                       or:           @harness failed <why>
+//   harness -> worker:  time <n>      @harness samples <ms> ... (n samples)
+//                       dump <dir>    @harness dumped        (Halide root only: outputs and inputs)
+//                       check <file>  @harness error <relative error against the file's output>
+//                       quit          (the worker exits)
+#include <string>
+
+namespace ansor_harness {
+
+inline const std::string kReplyPrefix = "@harness ";
+
+// A sample is the mean time of enough back-to-back runs to span this long,
+// so that timer resolution and call overhead stay small.
+constexpr double kSampleSeconds = 0.01;
+constexpr int kMaxRunsPerSample = 1000;
+
+}  // namespace ansor_harness
