@@ -43,6 +43,9 @@ std::vector<AppInfo> make_app_list() {
     apps.push_back({"histogram_equalize", "luminance histogram equalisation of an RGB uint8 image", true, 0, image});
     apps.push_back({"max_filter", "maximum over a disk of radius 12, float image", true, 0,
                     {{"W", 2560}, {"H", 1536}, {"R", 12}}});
+    apps.push_back({"bilateral_grid", "bilateral grid blur (8x8 cells, 10 bins) of a float image", true, 0, image});
+    apps.push_back({"local_laplacian", "local Laplacian filter, 8 pyramid levels x 8 intensities, RGB uint16 in", true, 0,
+                    {{"W", 1280}, {"H", 768}, {"J", 8}, {"K", 8}}});
 
     const Sizes mobile = {{"N", 4}, {"H", 112}, {"W", 112}, {"CI", 32}, {"CO", 64}};
     const double pixels = 4.0 * 112 * 112;

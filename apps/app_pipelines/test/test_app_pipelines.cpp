@@ -37,6 +37,8 @@ std::map<std::string, std::string> small_sizes(const std::string &app) {
         {"harris", {{"W", "600"}, {"H", "100"}}},
         {"histogram_equalize", {{"W", "600"}, {"H", "150"}}},
         {"max_filter", {{"W", "300"}, {"H", "100"}, {"R", "5"}}},
+        {"bilateral_grid", {{"W", "300"}, {"H", "200"}}},
+        {"local_laplacian", {{"W", "300"}, {"H", "120"}}},
         {"depthwise_separable_conv", {{"N", "2"}, {"H", "13"}, {"W", "21"}, {"CI", "24"}, {"CO", "48"}}},
     };
     auto it = sizes.find(app);
