@@ -46,6 +46,8 @@ std::vector<AppInfo> make_app_list() {
     apps.push_back({"bilateral_grid", "bilateral grid blur (8x8 cells, 10 bins) of a float image", true, 0, image});
     apps.push_back({"local_laplacian", "local Laplacian filter, 8 pyramid levels x 8 intensities, RGB uint16 in", true, 0,
                     {{"W", 1280}, {"H", 768}, {"J", 8}, {"K", 8}}});
+    apps.push_back({"camera_pipe", "raw Bayer to RGB: denoise, demosaic, colour matrix, tone curve, sharpen", true, 0,
+                    image});
 
     const Sizes mobile = {{"N", 4}, {"H", 112}, {"W", 112}, {"CI", 32}, {"CO", 64}};
     const double pixels = 4.0 * 112 * 112;

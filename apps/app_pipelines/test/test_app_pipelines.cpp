@@ -39,6 +39,7 @@ std::map<std::string, std::string> small_sizes(const std::string &app) {
         {"max_filter", {{"W", "300"}, {"H", "100"}, {"R", "5"}}},
         {"bilateral_grid", {{"W", "300"}, {"H", "200"}}},
         {"local_laplacian", {{"W", "300"}, {"H", "120"}}},
+        {"camera_pipe", {{"W", "600"}, {"H", "100"}}},
         {"depthwise_separable_conv", {{"N", "2"}, {"H", "13"}, {"W", "21"}, {"CI", "24"}, {"CO", "48"}}},
     };
     auto it = sizes.find(app);
