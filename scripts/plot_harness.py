@@ -73,9 +73,9 @@ def plot_results(src, dst):
                 worst = max(worst, ratio)
         ax.bar(xs, ys, width, label=variant, color=colors[j % len(colors)])
         for x, m in marks:
-            ax.text(x, 1.0, m, ha="center", va="bottom", fontsize=8, color=colors[j % len(colors)], fontweight="bold")
+            ax.text(x, 0.75, m, ha="center", va="bottom", fontsize=8, color=colors[j % len(colors)], fontweight="bold")
     ax.set_yscale("log")
-    ax.set_ylim(0.9, worst * 1.5)
+    ax.set_ylim(0.7, worst * 1.5)
     ax.set_xticks(range(len(cases)))
     ax.set_xticklabels(cases, rotation=30, ha="right")
     ax.set_ylabel("median time / fastest variant's (log; lower is better)")

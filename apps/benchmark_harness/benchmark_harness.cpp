@@ -58,7 +58,7 @@ void estimate_seconds(const HarnessOptions &o, double &typical, double &bound) {
             if (v == "Mullapudi2016" || v == "Li2018") t = 20, b = o.time_limit_s;
             if (v == "Adams2019") t = std::min(o.time_limit_s, 300.0), b = o.time_limit_s;
             if (v == "Ansor") {
-                t = o.ansor_log.empty() ? 30 + 2.5 * o.trials : 15;
+                t = o.ansor_log.empty() ? 20 + 6.0 * o.trials : 15;
                 b = o.ansor_log.empty() ? o.ansor_limit() : 15;
             }
             const double timing = o.rounds * (o.samples * 0.05 + 0.2);

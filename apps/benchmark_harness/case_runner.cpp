@@ -2,6 +2,7 @@
 
 #include "halide_worker.h"
 #include "worker_process.h"
+#include "worker_protocol.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -271,7 +272,8 @@ CaseRun run_case(const BenchCase &c, const CaseContext &ctx) {
         for (Running &r : running) {
             VariantResult &v = result.variants[r.index];
             if (!v.ok()) continue;
-            Reply reply = r.worker->ask("time " + std::to_string(o.samples), kRequestLimitS);
+            Reply reply = r.worker->ask("time " + std::to_string(o.samples) + " " + std::to_string(kRoundBudgetSeconds),
+                                        kRequestLimitS);
             if (reply.kind != Reply::Kind::Answer || !starts_with(reply.text, "samples")) {
                 v.status = reply.kind == Reply::Kind::Timeout ? "timeout" : "failed";
                 v.detail = "while timing: " + reply.text;

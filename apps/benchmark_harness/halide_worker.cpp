@@ -93,11 +93,13 @@ void serve(const ansor::PipelineDAG &dag, ansor::PipelineRunner &runner) {
         try {
             if (command == "quit") return;
             if (command == "time") {
+                std::istringstream args(arg);
+                int n = 1;
+                double budget = kRoundBudgetSeconds;
+                args >> n >> budget;
                 std::ostringstream out;
                 out << "samples";
-                for (double ms : timer.samples_ms([&] { runner.run(); }, std::max(1, std::atoi(arg.c_str())))) {
-                    out << " " << ms;
-                }
+                for (double ms : timer.samples_ms([&] { runner.run(); }, std::max(1, n), budget)) out << " " << ms;
                 reply(out.str());
             } else if (command == "dump") {
                 dump(dag, runner, arg);

@@ -7,7 +7,8 @@
 //
 //   worker -> harness, once set up:   @harness ready [key=value ...]
 //                       or:           @harness failed <why>
-//   harness -> worker:  time <n>      @harness samples <ms> ... (n samples)
+//   harness -> worker:  time <n> <s>  @harness samples <ms> ... (n samples, fewer if
+//                                     they take over s seconds, at least one)
 //                       dump <dir>    @harness dumped        (Halide root only: outputs and inputs)
 //                       check <file>  @harness error <relative error against the file's output>
 //                       quit          (the worker exits)
@@ -21,5 +22,7 @@ inline const std::string kReplyPrefix = "@harness ";
 // so that timer resolution and call overhead stay small.
 constexpr double kSampleSeconds = 0.01;
 constexpr int kMaxRunsPerSample = 1000;
+// Seconds of samples one variant may take per timing round.
+constexpr double kRoundBudgetSeconds = 3;
 
 }  // namespace ansor_harness

@@ -130,10 +130,11 @@ void serve(const std::function<void()> &run) {
         if (command == "quit") return;
         if (command == "time") {
             int n = 0;
-            in >> n;
+            double budget = ansor_harness::kRoundBudgetSeconds;
+            in >> n >> budget;
             std::ostringstream out;
             out << "samples";
-            for (double ms : timer.samples_ms(run, std::max(n, 1))) out << " " << ms;
+            for (double ms : timer.samples_ms(run, std::max(n, 1), budget)) out << " " << ms;
             reply(out.str());
         } else {
             reply("failed unknown command \"" + line + "\"");
@@ -181,7 +182,7 @@ int vendor_main(int argc, char **argv, const Library &lib) {
             return 0;
         }
         ansor_harness::SampleTimer timer;
-        std::vector<double> samples = timer.samples_ms(run, args.samples);
+        std::vector<double> samples = timer.samples_ms(run, args.samples, 1e30);
         double med = ansor_harness::median_of(samples);
         double best = *std::min_element(samples.begin(), samples.end());
         bool ok = error <= args.tolerance;
