@@ -5,6 +5,7 @@
 //
 //   ansor_tuning_curve --op gmm:3 [--policies random,model,evolution,no-crossover,limited]
 //       [--seeds 0,1] [--trials 200] [--csv curve.csv] [--log programs.jsonl]
+//       [--vector-tile-bias 0.8]
 //
 // Policies:
 //   random        fresh random programs only
@@ -45,6 +46,7 @@ struct Args {
     int trials = 200;
     std::string csv;
     std::string log;
+    double vector_tile_bias = ansor::AnnotationOptions{}.vector_tile_bias;
 };
 
 std::vector<std::string> split_commas(const std::string &s) {
@@ -59,7 +61,7 @@ std::vector<std::string> split_commas(const std::string &s) {
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
                  "%s\nusage: ansor_tuning_curve [--op gmm:3] [--policies random,model,evolution,no-crossover,limited] "
-                 "[--seeds 0,1] [--trials 200] [--csv FILE] [--log FILE]\n",
+                 "[--seeds 0,1] [--trials 200] [--csv FILE] [--log FILE] [--vector-tile-bias P]\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -78,6 +80,7 @@ Args parse(int argc, char **argv) {
         } else if (flag == "--trials") a.trials = std::atoi(value.c_str());
         else if (flag == "--csv") a.csv = value;
         else if (flag == "--log") a.log = value;
+        else if (flag == "--vector-tile-bias") a.vector_tile_bias = std::stod(value);
         else usage("unknown option " + flag);
     }
     for (const auto &p : a.policies) {
@@ -147,6 +150,7 @@ int main(int argc, char **argv) {
             r->key = std::make_unique<ansor::PipelineKey>(ansor::make_pipeline_key(*r->dag));
             ansor::AnnotationOptions ao;
             ao.parallelism = parallelism;
+            ao.vector_tile_bias = args.vector_tile_bias;
             r->annotator = std::make_unique<ansor::RandomAnnotator>(*r->dag, target, ao);
             std::vector<ansor::State> sketches = ansor::generate_sketches({*r->dag, target});
             if (policy == "limited" && sketches.size() > 1) sketches.erase(sketches.begin() + 1, sketches.end());

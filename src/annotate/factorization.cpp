@@ -62,4 +62,16 @@ std::vector<int64_t> FactorizationMemo::sample(int64_t extent, int n, std::mt199
     return all[pick(rng)];
 }
 
+std::optional<std::vector<int64_t>> FactorizationMemo::sample_innermost_multiple(int64_t extent, int n,
+                                                                                int64_t multiple,
+                                                                                std::mt19937_64 &rng) {
+    if (n == 0 || multiple < 1) return std::nullopt;
+    std::vector<const std::vector<int64_t> *> fitting;
+    for (const auto &f : factorizations(extent, n)) {
+        if (f.back() % multiple == 0) fitting.push_back(&f);
+    }
+    if (fitting.empty()) return std::nullopt;
+    return *fitting[std::uniform_int_distribution<size_t>(0, fitting.size() - 1)(rng)];
+}
+
 }  // namespace ansor

@@ -2,6 +2,7 @@
 // Tile sizes: every way to pick n inner factors of an extent, memoised.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <random>
 #include <utility>
 #include <vector>
@@ -16,6 +17,10 @@ public:
     // of the extent rounded up to a multiple of 8, split with a guarded tail.
     const std::vector<std::vector<int64_t>> &factorizations(int64_t extent, int n);
     std::vector<int64_t> sample(int64_t extent, int n, std::mt19937_64 &rng);
+    // A factorization drawn uniformly among those whose innermost factor is a
+    // multiple of `multiple`; nullopt when there is none.
+    std::optional<std::vector<int64_t>> sample_innermost_multiple(int64_t extent, int n, int64_t multiple,
+                                                                  std::mt19937_64 &rng);
 
 private:
     int64_t max_innermost_;

@@ -26,6 +26,22 @@ int RandomAnnotator::vector_width(const std::string &func) const {
     return std::max(1, target_.natural_vector_size(t));
 }
 
+std::vector<int64_t> RandomAnnotator::sample_tile(const LoopNest &m, const std::string &func, int stage,
+                                                  const std::string &loop, int pieces, std::mt19937_64 &rng) {
+    int64_t extent = m.loop(func, stage, loop).extent;
+    // Is `loop` the stage's innermost space loop, the one vectorised later?
+    const ModelStage &st = m.stage(func, stage);
+    const ModelLoop *innermost_space = nullptr;
+    for (const auto &l : st.loops) {
+        if (l.kind == LoopKind::Space) innermost_space = &l;
+    }
+    if (innermost_space && innermost_space->name == loop &&
+        std::bernoulli_distribution(options_.vector_tile_bias)(rng)) {
+        if (auto f = factors_.sample_innermost_multiple(extent, pieces, vector_width(func), rng)) return *f;
+    }
+    return factors_.sample(extent, pieces, rng);
+}
+
 bool RandomAnnotator::is_flexible(const State &sketch, const ModelFunc &f) const {
     if (f.dag_index < 0) return false;
     const Node &n = dag_.node(f.dag_index);
@@ -70,8 +86,21 @@ Location RandomAnnotator::random_location(const LoopNest &m, const std::string &
     return Location{};
 }
 
+RandomAnnotator::Anchors RandomAnnotator::anchors_of(const State &state) {
+    Anchors out;
+    for (const FuncSteps &g : state.groups()) {
+        for (const StepPtr &step : g.steps) {
+            const Location *loc = nullptr;
+            if (auto c = std::dynamic_pointer_cast<const ComputeLocationStep>(step)) loc = &c->location;
+            if (auto st = std::dynamic_pointer_cast<const StoreAtStep>(step)) loc = &st->location;
+            if (loc && loc->kind == LocationKind::At) out.insert({loc->func, loc->stage, loc->loop});
+        }
+    }
+    return out;
+}
+
 void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string &func, int stage,
-                                     std::mt19937_64 &rng) {
+                                     std::mt19937_64 &rng, const Anchors &anchors) {
     auto add = [&](StepPtr s) {
         s->replay(m);
         out.add(std::move(s));
@@ -104,9 +133,14 @@ void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string 
         int64_t prod = 1;
         for (const auto &l : st.loops) {
             if (l.kind != LoopKind::Space || l.annotation != Annotation::None) break;
+            // A loop a producer is (or will be) placed at keeps its name: it may
+            // be parallelised alone, but not fused with the loops outside it.
+            bool anchor = anchors.count({func, stage, l.name}) || m.has_attached(func, stage, l.name);
+            if (anchor && !lead.empty()) break;
             prod *= l.extent;
             lead.push_back(l.name);
             prods.push_back(prod);
+            if (anchor) break;
         }
         if (!lead.empty() && prod >= 2) {
             size_t k = 1;
@@ -128,6 +162,7 @@ void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string 
 State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
     State out(dag_);
     LoopNest m(dag_);
+    const Anchors anchors = anchors_of(sketch);
     // The model grows while we walk it (rfactor adds Funcs right after their
     // origin), so walk by index.
     for (size_t i = 0; i < m.funcs().size(); i++) {
@@ -139,9 +174,9 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
                 if (flexible && step->kind() == "compute_root") {
                     s = std::make_shared<ComputeLocationStep>(func, random_location(m, func, rng));
                 } else if (auto split = std::dynamic_pointer_cast<const SplitStep>(step); split && !split->filled()) {
-                    int64_t extent = m.loop(func, split->stage, split->loop).extent;
                     s = std::make_shared<SplitStep>(func, split->stage, split->loop,
-                                                    factors_.sample(extent, (int)split->factors.size(), rng));
+                                                    sample_tile(m, func, split->stage, split->loop,
+                                                                (int)split->factors.size(), rng));
                 }
                 s->replay(m);
                 out.add(s);
@@ -149,7 +184,7 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
         }
         const ModelFunc &f = m.func(func);
         if (f.location.kind == LocationKind::Inline || !is_modelled(m, f)) continue;
-        for (size_t s = 0; s < f.stages.size(); s++) annotate_stage(out, m, func, (int)s, rng);
+        for (size_t s = 0; s < f.stages.size(); s++) annotate_stage(out, m, func, (int)s, rng, anchors);
     }
     return out;
 }

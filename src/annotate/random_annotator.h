@@ -8,6 +8,8 @@
 #include <Halide.h>
 
 #include <random>
+#include <set>
+#include <tuple>
 
 namespace ansor {
 
@@ -15,6 +17,12 @@ struct AnnotationOptions {
     int parallelism = 1;
     int64_t max_innermost_factor = 64;
     std::vector<int> auto_unroll_steps = {0, 16, 64, 512};
+    // Probability that the tile sizes of a stage's innermost space loop (the
+    // one that gets vectorised) are drawn among those whose innermost factor
+    // is a multiple of the native vector width, when the extent has any.
+    // Uniform draws (0) leave most programs with a 1- or 2-wide innermost
+    // tile, i.e. scalar code; see docs/search.md.
+    double vector_tile_bias = 0.8;
 };
 
 class RandomAnnotator {
@@ -23,13 +31,22 @@ public:
     // Throws InvalidState if the sketch cannot be completed.
     State annotate(const State &sketch, std::mt19937_64 &rng);
 
+    // Loops that producers will be computed or stored at (func, stage, loop):
+    // parallelising must not fuse them away before those producers are placed.
+    using Anchors = std::set<std::tuple<std::string, int, std::string>>;
+    static Anchors anchors_of(const State &state);
+
     // Pieces reused by mutation later.
-    void annotate_stage(State &out, LoopNest &model, const std::string &func, int stage, std::mt19937_64 &rng);
+    void annotate_stage(State &out, LoopNest &model, const std::string &func, int stage, std::mt19937_64 &rng,
+                        const Anchors &anchors = {});
     Location random_location(const LoopNest &model, const std::string &func, std::mt19937_64 &rng) const;
 
 private:
     bool is_flexible(const State &sketch, const ModelFunc &f) const;
     int vector_width(const std::string &func) const;
+    // Tile sizes for an unfilled split of `loop` into `pieces` inner factors.
+    std::vector<int64_t> sample_tile(const LoopNest &m, const std::string &func, int stage, const std::string &loop,
+                                     int pieces, std::mt19937_64 &rng);
 
     const PipelineDAG &dag_;
     Halide::Target target_;

@@ -207,8 +207,10 @@ void PipelineDAG::check_estimates() {
         } else {
             in.dimensions = p.dimensions();
             for (int d = 0; d < p.dimensions(); d++) {
-                const int64_t *mn = as_const_int(simplify(p.min_constraint_estimate(d)));
-                const int64_t *ex = as_const_int(simplify(p.extent_constraint_estimate(d)));
+                // as_const_int points into the Expr: keep the simplified Exprs alive.
+                Expr min_e = simplify(p.min_constraint_estimate(d)), extent_e = simplify(p.extent_constraint_estimate(d));
+                const int64_t *mn = as_const_int(min_e);
+                const int64_t *ex = as_const_int(extent_e);
                 if (!mn || !ex) {
                     throw UserError(describe_dim("Input buffer", p.name(), d) +
                                     "; call set_estimates on it");
@@ -262,8 +264,10 @@ void PipelineDAG::compute_regions() {
                 known[i] = false;
             } else {
                 for (auto &iv : required[i]) {
-                    const int64_t *mn = as_const_int(simplify(iv.min));
-                    const int64_t *mx = as_const_int(simplify(iv.max));
+                    // as_const_int points into the Expr: keep the simplified Exprs alive.
+                    Expr min = simplify(iv.min), max = simplify(iv.max);
+                    const int64_t *mn = as_const_int(min);
+                    const int64_t *mx = as_const_int(max);
                     if (!mn || !mx) {
                         n.modelled = false;
                         n.why_not_modelled = "data-dependent or unbounded region";
@@ -322,8 +326,9 @@ void PipelineDAG::compute_regions() {
                     for (auto &in : inputs_) {
                         if (in.name != kv.first || in.dimensions == 0) continue;
                         for (int d = 0; d < in.dimensions && d < (int)kv.second.size(); d++) {
-                            const int64_t *mn = as_const_int(simplify(kv.second[d].min));
-                            const int64_t *mx = as_const_int(simplify(kv.second[d].max));
+                            Expr min_e = simplify(kv.second[d].min), max_e = simplify(kv.second[d].max);
+                            const int64_t *mn = as_const_int(min_e);
+                            const int64_t *mx = as_const_int(max_e);
                             if (!mn || !mx) continue;
                             // Widen the input to what is read, so random inputs are big enough.
                             int64_t lo = std::min(in.region[d].min, *mn);
@@ -352,7 +357,8 @@ void PipelineDAG::analyse_stages() {
             st.index = (int)s;
             std::map<std::string, int64_t> rvar_extent;
             for (const ReductionVariable &rv : def.schedule().rvars()) {
-                const int64_t *e = as_const_int(with_estimates(rv.extent));
+                Expr extent = with_estimates(rv.extent);
+                const int64_t *e = as_const_int(extent);
                 rvar_extent[rv.var] = e ? *e : 0;
                 if (!e) st.modelled = false;
             }

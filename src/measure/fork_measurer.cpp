@@ -81,7 +81,10 @@ ForkMeasurer::ForkMeasurer(const PipelineDAG &dag, MeasureOptions options) : dag
     shared_bytes_ = std::max<size_t>(reference_bytes(dag), 1);
     shared_ = mmap(nullptr, shared_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (shared_ == MAP_FAILED) throw std::runtime_error("cannot map shared memory for the reference output");
-    reference_ = run_child(nullptr);
+    // The unscheduled reference is far slower than a tuned candidate (a
+    // 1024^3 matmul at root takes seconds; more on a loaded machine), and
+    // without it nothing can be measured, so it gets ten candidates' time.
+    reference_ = run_child(nullptr, 10 * options_.timeout_s);
     if (!reference_.ok) {
         throw UserError("the unscheduled pipeline (every Func at root) failed on inputs of the estimated sizes: " +
                         reference_.error);
@@ -94,11 +97,11 @@ ForkMeasurer::~ForkMeasurer() {
 
 std::vector<MeasureResult> ForkMeasurer::measure(const std::vector<State> &states) {
     std::vector<MeasureResult> out;
-    for (const State &s : states) out.push_back(run_child(&s));
+    for (const State &s : states) out.push_back(run_child(&s, options_.timeout_s));
     return out;
 }
 
-MeasureResult ForkMeasurer::run_child(const State *state) {
+MeasureResult ForkMeasurer::run_child(const State *state, double timeout_s) {
     MeasureResult r;
     double t0 = now_s();
     int fds[2];
@@ -119,7 +122,7 @@ MeasureResult ForkMeasurer::run_child(const State *state) {
     bool timed_out = false;
     char buf[4096];
     for (;;) {
-        double left = options_.timeout_s - (now_s() - t0);
+        double left = timeout_s - (now_s() - t0);
         if (left <= 0) {
             timed_out = true;
             break;
@@ -144,7 +147,7 @@ MeasureResult ForkMeasurer::run_child(const State *state) {
 
     auto at = text.find(result_marker);
     if (timed_out) {
-        r.error = "timed out after " + std::to_string((int)options_.timeout_s) + " s";
+        r.error = "timed out after " + std::to_string((int)timeout_s) + " s";
     } else if (at != std::string::npos) {
         std::string line = text.substr(at + strlen(result_marker));
         char verdict[16] = {0};

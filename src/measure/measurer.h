@@ -48,7 +48,7 @@ public:
     const MeasureResult &reference() const { return reference_; }
 
 private:
-    MeasureResult run_child(const State *state);
+    MeasureResult run_child(const State *state, double timeout_s);
 
     const PipelineDAG &dag_;
     MeasureOptions options_;

@@ -60,6 +60,7 @@ const std::map<std::string, Setter> &setters() {
         {"HL_ANSOR_REPEATS", [](Options &o, auto &n, auto &v) { o.repeats = (int)parse_int(n, v, 1, 10000); }},
         {"HL_ANSOR_TOLERANCE", [](Options &o, auto &n, auto &v) { o.tolerance = parse_double(n, v, 0, 1); }},
         {"HL_ANSOR_MAX_INNERMOST_FACTOR", [](Options &o, auto &n, auto &v) { o.max_innermost_factor = parse_int(n, v, 1, 4096); }},
+        {"HL_ANSOR_VECTOR_TILE_BIAS", [](Options &o, auto &n, auto &v) { o.vector_tile_bias = parse_double(n, v, 0, 1); }},
         {"HL_ANSOR_AUTO_UNROLL_MAX_STEP", [](Options &o, auto &n, auto &v) { o.auto_unroll_max_step = (int)parse_int(n, v, 0, 4096); }},
         {"HL_ANSOR_VERBOSE", [](Options &o, auto &n, auto &v) { o.verbose = parse_bool(n, v); }},
         {"HL_ANSOR_PROGRESS", [](Options &o, auto &n, auto &v) { o.progress = parse_bool(n, v); }},
@@ -89,6 +90,8 @@ const std::map<std::string, std::string> &Options::documentation() {
         {"HL_ANSOR_REPEATS", "timed runs per candidate after one warm-up; min and median are kept (default 10)"},
         {"HL_ANSOR_TOLERANCE", "relative error allowed on float outputs against the reference (default 1e-3)"},
         {"HL_ANSOR_MAX_INNERMOST_FACTOR", "largest innermost tile size drawn (default 64)"},
+        {"HL_ANSOR_VECTOR_TILE_BIAS", "probability that the innermost space loop's tile sizes are drawn among those "
+                                      "whose innermost factor is a multiple of the vector width (default 0.8; 0 = uniform)"},
         {"HL_ANSOR_AUTO_UNROLL_MAX_STEP", "largest auto-unroll step drawn from {0,16,64,512} (default 512)"},
         {"HL_ANSOR_VERBOSE", "1 to print every candidate's schedule to stderr (default 0)"},
         {"HL_ANSOR_PROGRESS", "0 to silence the progress lines on stderr (default 1)"},

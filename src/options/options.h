@@ -15,6 +15,7 @@ struct Options {
     int repeats = 10;                // HL_ANSOR_REPEATS: timed runs per candidate (after one warm-up)
     double tolerance = 1e-3;         // HL_ANSOR_TOLERANCE: relative error allowed on float outputs
     int64_t max_innermost_factor = 64;  // HL_ANSOR_MAX_INNERMOST_FACTOR: largest innermost tile
+    double vector_tile_bias = 0.8;   // HL_ANSOR_VECTOR_TILE_BIAS: see AnnotationOptions
     int auto_unroll_max_step = 512;  // HL_ANSOR_AUTO_UNROLL_MAX_STEP: largest auto-unroll step drawn
     bool verbose = false;            // HL_ANSOR_VERBOSE: print every candidate's schedule
     bool progress = true;            // HL_ANSOR_PROGRESS: progress lines on stderr

@@ -57,6 +57,7 @@ AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &o
     AnnotationOptions ao;
     ao.parallelism = dag.parallelism();
     ao.max_innermost_factor = options.max_innermost_factor;
+    ao.vector_tile_bias = options.vector_tile_bias;
     ao.auto_unroll_steps.clear();
     for (int s : {0, 16, 64, 512}) {
         if (s <= options.auto_unroll_max_step) ao.auto_unroll_steps.push_back(s);

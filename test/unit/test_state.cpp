@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <set>
+
 using namespace ansor;
 
 namespace {
@@ -27,6 +29,53 @@ TEST_CASE("factorization: every choice multiplies to a divisor and respects the 
     bool padded = false;
     for (const auto &f : memo.factorizations(97, 1)) padded |= 97 % f[0] != 0;
     CHECK(padded);
+}
+
+TEST_CASE("factorization: vector-friendly draws keep the innermost factor a multiple of the width") {
+    FactorizationMemo memo(64);
+    std::mt19937_64 rng(5);
+    std::set<int64_t> innermost;
+    for (int i = 0; i < 200; i++) {
+        auto f = memo.sample_innermost_multiple(1024, 2, 16, rng);
+        REQUIRE(f.has_value());
+        CHECK(f->back() % 16 == 0);
+        CHECK(1024 % (f->at(0) * f->at(1)) == 0);
+        innermost.insert(f->back());
+    }
+    CHECK(innermost == std::set<int64_t>{16, 32, 64});  // every fitting choice is drawn
+    CHECK_FALSE(memo.sample_innermost_multiple(12, 2, 16, rng).has_value());
+}
+
+TEST_CASE("annotation: with the vector bias at 1, a matmul's vectorised loop is a multiple of the width") {
+    auto p = ansor_test::make_matmul(256);
+    PipelineDAG dag(p.functions(), 2);
+    std::vector<State> sketches = generate_sketches({dag, cpu()});
+    REQUIRE(!sketches.empty());
+    for (double bias : {0.0, 1.0}) {
+        CAPTURE(bias);
+        AnnotationOptions ao;
+        ao.parallelism = 2;
+        ao.vector_tile_bias = bias;
+        RandomAnnotator annotator(dag, cpu(), ao);
+        std::mt19937_64 rng(7);
+        int stages = 0, full_width = 0;
+        for (int i = 0; i < 100; i++) {
+            LoopNest m = annotator.annotate(sketches[i % sketches.size()], rng).replay();
+            for (const ModelFunc &f : m.funcs()) {
+                for (const ModelStage &st : f.stages) {
+                    if (st.loops.empty() || st.loops.back().annotation != Annotation::Vectorize) continue;
+                    stages++;
+                    full_width += st.loops.back().extent % 16 == 0;
+                }
+            }
+        }
+        REQUIRE(stages > 0);
+        if (bias == 1.0) {
+            CHECK(full_width == stages);
+        } else {
+            CHECK(full_width < stages);  // uniform draws often leave narrow vectors
+        }
+    }
 }
 
 TEST_CASE("state: split, reorder and fuse replay onto the loop-nest model") {
