@@ -48,6 +48,8 @@ std::vector<AppInfo> make_app_list() {
                     {{"W", 1280}, {"H", 768}, {"J", 8}, {"K", 8}}});
     apps.push_back({"camera_pipe", "raw Bayer to RGB: denoise, demosaic, colour matrix, tone curve, sharpen", true, 0,
                     image});
+    apps.push_back({"nl_means", "non-local means denoising, 7x7 patches, 7x7 search window, RGB float", true, 0,
+                    {{"W", 768}, {"H", 512}, {"P", 7}, {"S", 7}}});
 
     const Sizes mobile = {{"N", 4}, {"H", 112}, {"W", 112}, {"CI", 32}, {"CO", 64}};
     const double pixels = 4.0 * 112 * 112;

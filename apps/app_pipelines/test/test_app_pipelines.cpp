@@ -40,6 +40,7 @@ std::map<std::string, std::string> small_sizes(const std::string &app) {
         {"bilateral_grid", {{"W", "300"}, {"H", "200"}}},
         {"local_laplacian", {{"W", "300"}, {"H", "120"}}},
         {"camera_pipe", {{"W", "600"}, {"H", "100"}}},
+        {"nl_means", {{"W", "200"}, {"H", "70"}}},
         {"depthwise_separable_conv", {{"N", "2"}, {"H", "13"}, {"W", "21"}, {"CI", "24"}, {"CO", "48"}}},
     };
     auto it = sizes.find(app);
