@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Plots and summarises the task-scheduler benchmark
 (run_scheduler_benchmark.sh): network latency (Σ weight × best measured
 latency, from each run's unit CSV) against total trials, per network, one

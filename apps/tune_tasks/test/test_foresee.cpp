@@ -1,0 +1,145 @@
+// Tuner::suggest (foresee tuning's entry into the search) and the shared
+// cost models of FamilySeer, on small convolutions with a fake measurer.
+#include "shared_cost_model.h"
+#include "task_run.h"
+
+#include "model/random_cost_model.h"
+#include "search/tuner.h"
+
+#include <doctest/doctest.h>
+
+using namespace ansor_tasks;
+
+namespace {
+
+const Halide::Target target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+
+TaskSpec conv(const std::string &name, int h, int ci) {
+    TaskSpec t;
+    t.name = name;
+    t.generator = "conv2d_bias_act";
+    t.params = {{"N", "1"}, {"H", std::to_string(h)}, {"W", std::to_string(h)}, {"CI", std::to_string(ci)}, {"CO", "8"},
+                {"k", "3"}, {"s", "1"}, {"p", "1"}, {"act", "1"}, {"residual", "0"}};
+    t.networks = {"n"};
+    return t;
+}
+
+TuningSetup setup() {
+    TuningSetup s;
+    s.target = target;
+    return s;
+}
+
+// Every program "runs" in a time drawn from its key, nothing is compiled.
+class FakeMeasurer : public ansor::Measurer {
+public:
+    std::vector<ansor::MeasureResult> measure(const std::vector<ansor::State> &states) override {
+        std::vector<ansor::MeasureResult> out;
+        for (const auto &s : states) {
+            ansor::MeasureResult r;
+            r.ok = true;
+            r.min_ms = r.median_ms = 1 + (double)(std::hash<std::string>()(s.key()) % 1000) / 100;
+            out.push_back(r);
+        }
+        return out;
+    }
+};
+
+struct Sampling {
+    explicit Sampling(const ansor::PipelineDAG &dag) : annotator(dag, target, options()), sampler(ansor::generate_sketches({dag, target}), annotator) {}
+    static ansor::AnnotationOptions options() {
+        ansor::AnnotationOptions o;
+        o.parallelism = 2;
+        return o;
+    }
+    std::vector<ansor::State> draw(int n, uint64_t seed) {
+        std::mt19937_64 rng(seed);
+        std::vector<ansor::State> out;
+        while ((int)out.size() < n) {
+            if (auto s = sampler.sample(rng)) out.push_back(*s);
+        }
+        return out;
+    }
+    ansor::RandomAnnotator annotator;
+    ansor::ProgramSampler sampler;
+};
+
+}  // namespace
+
+TEST_CASE("foresee: suggested programs are measured first, up to the share of a round") {
+    TaskRun a(conv("a", 8, 4), setup());
+    Sampling s(a.dag());
+    FakeMeasurer measurer;
+    ansor::RandomCostModel model(0);
+    ansor::TunerOptions o;
+    o.measures_per_round = 4;
+    o.evolution.population = 32;
+    o.evolution.generations = 1;
+    o.suggestion_share = 0.5;
+    ansor::Tuner tuner(s.sampler, s.annotator, Sampling::options(), measurer, model, o);
+    std::vector<ansor::State> suggested = s.draw(3, 7);
+    std::set<std::string> keys;
+    for (const auto &x : suggested) keys.insert(x.key());
+    REQUIRE(keys.size() == 3);
+    std::vector<std::string> measured;
+    tuner.on_measured = [&](const ansor::TrialRecord &t) { measured.push_back(t.state.key()); };
+    tuner.suggest(suggested);
+    tuner.run_more(4);
+    REQUIRE(measured.size() == 4);
+    // Half of a round of 4: two suggestions first, then the search's own.
+    CHECK(keys.count(measured[0]) == 1);
+    CHECK(keys.count(measured[1]) == 1);
+    CHECK(keys.count(measured[2]) == 0);
+    CHECK(keys.count(measured[3]) == 0);
+    // The third suggestion was dropped, not kept for the next round.
+    tuner.run_more(4);
+    int later = 0;
+    for (size_t i = 4; i < measured.size(); i++) later += (int)keys.count(measured[i]);
+    CHECK(later == 0);
+}
+
+TEST_CASE("foresee: an already measured suggestion is not measured again") {
+    TaskRun a(conv("a", 8, 4), setup());
+    Sampling s(a.dag());
+    FakeMeasurer measurer;
+    ansor::RandomCostModel model(0);
+    ansor::TunerOptions o;
+    o.measures_per_round = 2;
+    o.evolution.population = 32;
+    o.evolution.generations = 1;
+    ansor::Tuner tuner(s.sampler, s.annotator, Sampling::options(), measurer, model, o);
+    std::vector<std::string> measured;
+    tuner.on_measured = [&](const ansor::TrialRecord &t) { measured.push_back(t.state.key()); };
+    tuner.run_more(2);
+    ansor::State again = tuner.run_more(0).trials.at(0).state;
+    tuner.suggest({again});
+    tuner.run_more(2);
+    REQUIRE(measured.size() == 4);
+    CHECK(measured[2] != again.key());
+    CHECK(measured[3] != again.key());
+}
+
+TEST_CASE("family models: one model learns from every task of its group") {
+    TaskRun a(conv("a", 8, 4), setup()), b(conv("b", 10, 6), setup());
+    SharedModelPool pool(0);
+    auto ma = pool.view("conv", "a", a.dag());
+    auto mb = pool.view("conv", "b", b.dag());
+    auto other = pool.view("other", "a", a.dag());
+    Sampling sa(a.dag()), sb(b.dag());
+    std::vector<ansor::State> pa = sa.draw(12, 1), pb = sb.draw(12, 2);
+    FakeMeasurer measurer;
+    // Untrained: every replayable program scores 0.
+    for (double x : mb->predict(pb)) CHECK(x == 0);
+    ma->update(pa, measurer.measure(pa));
+    const auto &group = *pool.groups().at("conv");
+    CHECK(group.tasks.size() == 12);
+    CHECK(group.retrains == 1);
+    // b's view predicts with the trees a's programs trained.
+    std::vector<double> scores = mb->predict(pb);
+    CHECK(std::any_of(scores.begin(), scores.end(), [](double x) { return x != 0; }));
+    mb->update(pb, measurer.measure(pb));
+    CHECK(group.tasks.size() == 24);
+    CHECK(std::count(group.tasks.begin(), group.tasks.end(), "b") == 12);
+    // Another group is untouched.
+    for (double x : other->predict(pa)) CHECK(x == 0);
+}
