@@ -3,9 +3,19 @@
 // interleaved samples, so drift on a shared machine hits both alike).
 //
 //   ansor_app_check [--apps matmul,unsharp_mask] [--threads 2] [--profile 1]
+//                   [--peer Adams2019 [--halide-plugins DIR]] [--fresh-pages 1]
 //
 // --profile 1 compiles the expert variant with Halide's profiler, which
-// prints the time spent in each Func when the program exits.
+// prints the time spent in each Func when the program exits. --peer adds
+// the unscheduled pipeline scheduled by one of Halide's autoschedulers
+// (loaded from DIR, Debian's by default), checked and timed the same way.
+//
+// Memory: glibc maps every block over 32 MB afresh (and may give freed heap
+// memory back), so a schedule storing large intermediates pays page faults
+// on every run, and on some VMs (this one: ~27 us a 4 KB page) that
+// dominates the all-root reference. By default this tool keeps freed memory
+// in the process (M_MMAP_MAX 0, no trimming), so runs after the first reuse
+// their pages; --fresh-pages 1 keeps glibc's defaults.
 //
 // The full comparison with the autoschedulers is the benchmark harness's job
 // (docs/apps.md); this is the quick check used while writing schedules.
@@ -16,6 +26,8 @@
 
 #include <Halide.h>
 #include <halide_benchmark.h>
+
+#include <malloc.h>
 
 #include <algorithm>
 #include <chrono>
@@ -43,14 +55,24 @@ double now_s() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-std::unique_ptr<Variant> build(const std::string &name, bool expert, const Target &target) {
+// The all-root reference (expert false, no autoscheduler), the expert
+// schedule, or the unscheduled pipeline scheduled by `autoscheduler`.
+std::unique_ptr<Variant> build(const std::string &name, bool expert, const Target &target,
+                               const std::string &autoscheduler = "") {
     auto v = std::make_unique<Variant>();
     v->app = ansor_apps::build_app_pipeline(name, expert, target);
     std::vector<Internal::Function> outputs;
     for (const Func &f : v->app.pipeline.outputs()) outputs.push_back(f.function());
+    // Analysed before any scheduling: the DAG reads the algorithm and estimates.
     v->dag = std::make_unique<ansor::PipelineDAG>(outputs, 2);
-    if (expert) v->runner = std::make_unique<ansor::PipelineRunner>(*v->dag, v->app.pipeline, target);
-    else v->runner = std::make_unique<ansor::PipelineRunner>(*v->dag, nullptr, target);
+    if (!autoscheduler.empty()) {
+        v->app.pipeline.auto_schedule(autoscheduler, target, MachineParams(2, 32 << 20, 40));
+    }
+    if (expert || !autoscheduler.empty()) {
+        v->runner = std::make_unique<ansor::PipelineRunner>(*v->dag, v->app.pipeline, target);
+    } else {
+        v->runner = std::make_unique<ansor::PipelineRunner>(*v->dag, nullptr, target);
+    }
     double t0 = now_s();
     v->runner->compile();
     v->compile_s = now_s() - t0;
@@ -81,57 +103,96 @@ std::vector<std::string> split_commas(const std::string &s) {
     return out;
 }
 
+
+[[noreturn]] void usage(const std::string &problem) {
+    std::fprintf(stderr,
+                 "%s\nusage: ansor_app_check [--apps a,b] [--threads N] [--profile 1] "
+                 "[--peer Adams2019|Mullapudi2016|Li2018] [--halide-plugins DIR] [--fresh-pages 1]\n",
+                 problem.c_str());
+    std::exit(2);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
     std::vector<std::string> names;
     for (const auto &a : ansor_apps::app_list()) names.push_back(a.name);
-    std::string threads = "2";
-    bool profile = false;
+    std::string threads = "2", peer, plugins = "/usr/lib/x86_64-linux-gnu/halide14";
+    bool profile = false, fresh_pages = false;
     for (int i = 1; i < argc; i++) {
         std::string flag = argv[i];
-        if (i + 1 >= argc) {
-            std::fprintf(stderr, "missing value after %s\nusage: ansor_app_check [--apps a,b] [--threads N] [--profile 1]\n", argv[i]);
-            return 2;
-        }
-        if (flag == "--apps") names = split_commas(argv[++i]);
-        else if (flag == "--threads") threads = argv[++i];
-        else if (flag == "--profile") profile = std::string(argv[++i]) == "1";
-        else {
-            std::fprintf(stderr, "unknown option %s\nusage: ansor_app_check [--apps a,b] [--threads N] [--profile 1]\n", argv[i]);
-            return 2;
-        }
+        if (i + 1 >= argc) usage("missing value after " + flag);
+        std::string value = argv[++i];
+        if (flag == "--apps") names = split_commas(value);
+        else if (flag == "--threads") threads = value;
+        else if (flag == "--profile") profile = value == "1";
+        else if (flag == "--peer") peer = value;
+        else if (flag == "--halide-plugins") plugins = value;
+        else if (flag == "--fresh-pages") fresh_pages = value == "1";
+        else usage("unknown option " + flag);
     }
     setenv("HL_NUM_THREADS", threads.c_str(), 1);
+    if (!fresh_pages) {
+        mallopt(M_MMAP_MAX, 0);
+        mallopt(M_TRIM_THRESHOLD, 1 << 30);  // int: the largest round value
+    }
+    if (!peer.empty()) {
+        std::string lower;
+        for (char ch : peer) lower += (char)std::tolower((unsigned char)ch);
+        load_plugin(plugins + "/libautoschedule_" + lower + ".so");
+    }
     Target target = ansor::measurement_target(Target(kTarget));
     int failures = 0;
-    std::printf("%-26s %10s %10s %8s %9s %10s %s\n", "app", "root ms", "expert ms", "speedup", "GFLOP/s", "max error",
-                "expert compile s");
+    std::printf("%-26s %10s %10s %8s %9s %10s %9s", "app", "root ms", "expert ms", "speedup", "GFLOP/s", "max error",
+                "compile s");
+    if (!peer.empty()) std::printf(" %12s %10s %10s", (peer + " ms").c_str(), "max error", "schedule s");
+    std::printf("\n");
     for (const std::string &name : names) {
-        const ansor_apps::AppInfo *info = nullptr;
         try {
-            info = &ansor_apps::find_app(name);
-            if (!info->has_expert_schedule) {
-                std::printf("%-26s (no expert schedule)\n", name.c_str());
-                continue;
-            }
+            const ansor_apps::AppInfo &info = ansor_apps::find_app(name);
             auto reference = build(name, false, target);
-            auto expert = build(name, true, profile ? target.with_feature(Target::Profile) : target);
-            double error = 0;
-            for (size_t i = 0; i < reference->runner->outputs().size(); i++) {
-                error = std::max(error, ansor::max_relative_error(expert->runner->outputs()[i],
-                                                                  reference->runner->outputs()[i].data()));
+            std::unique_ptr<Variant> expert, automatic;
+            if (info.has_expert_schedule) {
+                expert = build(name, true, profile ? target.with_feature(Target::Profile) : target);
             }
+            double schedule_s = 0;
+            if (!peer.empty()) {
+                double t0 = now_s();
+                automatic = build(name, false, target, peer);
+                schedule_s = now_s() - t0 - automatic->compile_s;
+            }
+            auto error_of = [&](Variant &v) {
+                double error = 0;
+                for (size_t i = 0; i < reference->runner->outputs().size(); i++) {
+                    error = std::max(error, ansor::max_relative_error(v.runner->outputs()[i],
+                                                                      reference->runner->outputs()[i].data()));
+                }
+                return error;
+            };
             for (int round = 0; round < 5; round++) {
-                reference->samples_ms.push_back(sample_ms(*reference->runner));
-                expert->samples_ms.push_back(sample_ms(*expert->runner));
+                for (Variant *v : {reference.get(), expert.get(), automatic.get()}) {
+                    if (v) v->samples_ms.push_back(sample_ms(*v->runner));
+                }
             }
-            double r = median(reference->samples_ms), e = median(expert->samples_ms);
-            bool wrong = !(error <= 1e-4);
-            failures += wrong;
-            std::printf("%-26s %10.3f %10.3f %8.2f %9.1f %10.2e %.1f%s\n", name.c_str(), r, e, r / e,
-                        info->flops > 0 ? info->flops / (e * 1e6) : 0.0, error, expert->compile_s,
-                        wrong ? "  WRONG OUTPUT" : "");
+            double r = median(reference->samples_ms);
+            std::printf("%-26s %10.3f", name.c_str(), r);
+            if (expert) {
+                double e = median(expert->samples_ms), error = error_of(*expert);
+                bool wrong = !(error <= 1e-4);
+                failures += wrong;
+                std::printf(" %10.3f %8.2f %9.1f %10.2e %9.1f%s", e, r / e, info.flops > 0 ? info.flops / (e * 1e6) : 0.0,
+                            error, expert->compile_s, wrong ? " WRONG" : "");
+            } else {
+                std::printf(" %10s %8s %9s %10s %9s", "-", "-", "-", "-", "-");
+            }
+            if (automatic) {
+                double error = error_of(*automatic);
+                bool wrong = !(error <= 1e-4);
+                failures += wrong;
+                std::printf(" %12.3f %10.2e %10.1f%s", median(automatic->samples_ms), error, schedule_s,
+                            wrong ? " WRONG" : "");
+            }
+            std::printf("\n");
         } catch (const std::exception &ex) {
             failures++;
             std::printf("%-26s FAILED: %s\n", name.c_str(), ex.what());
