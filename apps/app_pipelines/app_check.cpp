@@ -4,6 +4,7 @@
 //
 //   ansor_app_check [--apps matmul,unsharp_mask] [--threads 2] [--profile 1]
 //                   [--peer Adams2019 [--halide-plugins DIR]] [--fresh-pages 1]
+//   ansor_app_check --list 1     (Funcs and stages of each app, nothing run)
 //
 // --profile 1 compiles the expert variant with Halide's profiler, which
 // prints the time spent in each Func when the program exits. --peer adds
@@ -104,10 +105,32 @@ std::vector<std::string> split_commas(const std::string &s) {
 }
 
 
+// One line per app: its Funcs and stages as PipelineDAG sees them, and
+// how many Funcs it cannot model (data-dependent or unknown bounds).
+int list_apps(const std::vector<std::string> &names, const Target &target) {
+    std::printf("%-26s %6s %7s %11s  %s\n", "app", "funcs", "stages", "unmodelled", "sizes");
+    for (const std::string &name : names) {
+        const ansor_apps::AppInfo &info = ansor_apps::find_app(name);
+        ansor_apps::AppPipeline app = ansor_apps::build_app_pipeline(name, false, target);
+        std::vector<Internal::Function> outputs;
+        for (const Func &f : app.pipeline.outputs()) outputs.push_back(f.function());
+        ansor::PipelineDAG dag(outputs, 2);
+        size_t stages = 0, unmodelled = 0;
+        for (const auto &n : dag.nodes()) {
+            stages += n.stages.size();
+            unmodelled += !n.modelled;
+        }
+        std::string sizes;
+        for (const auto &s : info.sizes) sizes += s.first + "=" + std::to_string(s.second) + " ";
+        std::printf("%-26s %6zu %7zu %11zu  %s\n", name.c_str(), dag.nodes().size(), stages, unmodelled, sizes.c_str());
+    }
+    return 0;
+}
+
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
                  "%s\nusage: ansor_app_check [--apps a,b] [--threads N] [--profile 1] "
-                 "[--peer Adams2019|Mullapudi2016|Li2018] [--halide-plugins DIR] [--fresh-pages 1]\n",
+                 "[--peer Adams2019|Mullapudi2016|Li2018] [--halide-plugins DIR] [--fresh-pages 1] [--list 1]\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -118,7 +141,7 @@ int main(int argc, char **argv) {
     std::vector<std::string> names;
     for (const auto &a : ansor_apps::app_list()) names.push_back(a.name);
     std::string threads = "2", peer, plugins = "/usr/lib/x86_64-linux-gnu/halide14";
-    bool profile = false, fresh_pages = false;
+    bool profile = false, fresh_pages = false, list = false;
     for (int i = 1; i < argc; i++) {
         std::string flag = argv[i];
         if (i + 1 >= argc) usage("missing value after " + flag);
@@ -129,6 +152,7 @@ int main(int argc, char **argv) {
         else if (flag == "--peer") peer = value;
         else if (flag == "--halide-plugins") plugins = value;
         else if (flag == "--fresh-pages") fresh_pages = value == "1";
+        else if (flag == "--list") list = value == "1";
         else usage("unknown option " + flag);
     }
     setenv("HL_NUM_THREADS", threads.c_str(), 1);
@@ -142,6 +166,7 @@ int main(int argc, char **argv) {
         load_plugin(plugins + "/libautoschedule_" + lower + ".so");
     }
     Target target = ansor::measurement_target(Target(kTarget));
+    if (list) return list_apps(names, target);
     int failures = 0;
     std::printf("%-26s %10s %10s %8s %9s %10s %9s", "app", "root ms", "expert ms", "speedup", "GFLOP/s", "max error",
                 "compile s");

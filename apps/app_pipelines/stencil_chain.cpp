@@ -60,8 +60,11 @@ public:
         if (!expert) return;
         const int lanes = ansor_apps::kFloatLanes;
         Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), tile("tile");
-        output.tile(x, y, xo, yo, xi, yi, 256, 64).fuse(xo, yo, tile).parallel(tile).vectorize(xi, lanes);
-        for (Func &s : stages) s.compute_at(output, tile).vectorize(x, lanes);
+        output.tile(x, y, xo, yo, xi, yi, 512, 128).fuse(xo, yo, tile).parallel(tile).vectorize(xi, lanes);
+        // Line buffers: each stage stored per tile but computed one output
+        // row at a time; Halide slides the window down the tile, so a row
+        // of a stage is computed once, and folds the storage to 3 rows.
+        for (Func &s : stages) s.store_at(output, tile).compute_at(output, yi).vectorize(x, lanes);
     }
 
 private:

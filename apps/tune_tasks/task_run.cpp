@@ -45,6 +45,7 @@ TaskRun::TaskRun(const TaskSpec &spec, const TuningSetup &setup)
     // The plugin's annotation settings (src/search/autoschedule.cpp).
     annotation_.parallelism = dag_->parallelism();
     annotation_.max_innermost_factor = setup.options.max_innermost_factor;
+    annotation_.vector_tile_bias = setup.options.vector_tile_bias;
     annotation_.auto_unroll_steps.clear();
     for (int s : {0, 16, 64, 512})
         if (s <= setup.options.auto_unroll_max_step) annotation_.auto_unroll_steps.push_back(s);
