@@ -41,7 +41,10 @@ public:
         if (!expert) return;
         const int lanes = ansor_apps::kU16Lanes;
         Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), tile("tile");
-        output.tile(x, y, xo, yo, xi, yi, 256, 128).fuse(xo, yo, tile).parallel(tile).vectorize(xi, lanes);
+        // Tiles no larger than the image: a tile shifted inwards to fit a
+        // smaller image would start before its first row or column.
+        const int tile_w = std::min<int>(256, width), tile_h = std::min<int>(128, height);
+        output.tile(x, y, xo, yo, xi, yi, tile_w, tile_h).fuse(xo, yo, tile).parallel(tile).vectorize(xi, lanes);
         blur_x.store_at(output, tile).compute_at(output, yi).vectorize(x, lanes);
     }
 

@@ -60,7 +60,10 @@ public:
         if (!expert) return;
         const int lanes = ansor_apps::kFloatLanes;
         Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), tile("tile");
-        output.tile(x, y, xo, yo, xi, yi, 512, 128).fuse(xo, yo, tile).parallel(tile).vectorize(xi, lanes);
+        // Tiles no larger than the image: a tile shifted inwards to fit a
+        // smaller image would start before its first row or column.
+        const int tile_w = std::min<int>(512, width), tile_h = std::min<int>(128, height);
+        output.tile(x, y, xo, yo, xi, yi, tile_w, tile_h).fuse(xo, yo, tile).parallel(tile).vectorize(xi, lanes);
         // Line buffers: each stage stored per tile but computed one output
         // row at a time; Halide slides the window down the tile, so a row
         // of a stage is computed once, and folds the storage to 3 rows.

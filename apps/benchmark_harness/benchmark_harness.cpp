@@ -10,6 +10,7 @@
 // hang or an autoscheduler over its time limit marks that variant FAILED or
 // TIMEOUT and the run goes on.
 #include "case_runner.h"
+#include "fma_peak.h"
 #include "harness_options.h"
 #include "results.h"
 
@@ -118,6 +119,10 @@ int main(int argc, char **argv) {
         }
     }
 
+    // The ceiling for "% peak": measured before any worker starts, with the
+    // thread count every variant gets.
+    const FmaPeak peak = measure_fma_peak(o.threads);
+
     double typical = 0, bound = 0;
     estimate_seconds(o, typical, bound);
     std::printf("ansor_benchmark_harness: %zu cases, variants %s", o.cases.size(), o.variants[0].c_str());
@@ -127,6 +132,10 @@ int main(int argc, char **argv) {
     else std::printf("  Ansor: the best record of %s (no tuning)\n", o.ansor_log.c_str());
     std::printf("  timing: median of %d interleaved rounds x %d samples; outputs checked against root (tolerance %g)\n",
                 o.rounds, o.samples, o.tolerance);
+    if (peak.gflops > 0) {
+        std::printf("  machine peak: %.1f GFLOP/s (fp32 FMA kernel, %d-lane vectors, %d threads)\n", peak.gflops,
+                    peak.vector_lanes, peak.threads);
+    }
     std::printf("  peer autoschedulers limited to %.0f s each, Ansor to %.0f s\n", o.time_limit_s, o.ansor_limit());
     std::printf("  expected time: about %.0f min (at most ~%.0f min if every autoscheduler runs to its limit)\n",
                 typical / 60, bound / 60);
@@ -140,7 +149,7 @@ int main(int argc, char **argv) {
             continue;
         }
         CaseRun run = run_case(c, ctx);
-        print_case(run.result, stdout);
+        print_case(run.result, peak.gflops, stdout);
         csv->append(run.result);
         for (const auto &row : run.curve_rows) curves << "\"" << c.name << "\"," << run.curve_source << "," << row << "\n";
         curves.flush();

@@ -67,24 +67,27 @@ double CaseResult::best_ms() const {
     return best;
 }
 
-void print_case(const CaseResult &r, FILE *out) {
+void print_case(const CaseResult &r, double peak_gflops, FILE *out) {
     const BenchCase &c = r.bench_case;
     std::fprintf(out, "\n== %s (%s: %s)", c.name.c_str(), c.kind == BenchCase::Kind::App ? "app" : "operator",
                  c.params.c_str());
     if (r.flops > 0) std::fprintf(out, ", %.3g GFLOP per run", r.flops * 1e-9);
     std::fprintf(out, " ==\n");
-    std::fprintf(out, "  %-14s %-8s %12s %10s %9s %11s %11s\n", "variant", "status", "median ms", "GFLOP/s", "x best",
-                 "schedule s", "compile s");
+    std::fprintf(out, "  %-14s %-8s %12s %10s %7s %9s %11s %11s\n", "variant", "status", "median ms", "GFLOP/s", "% peak",
+                 "x best", "schedule s", "compile s");
     const double best = r.best_ms();
     for (const auto &v : r.variants) {
         std::fprintf(out, "  %-14s %-8s", v.variant.c_str(), shown_status(v).c_str());
         if (v.ok()) {
             std::fprintf(out, " %12.4f", v.median_ms);
-            if (r.flops > 0) std::fprintf(out, " %10.1f", r.flops / (v.median_ms * 1e6));
+            const double gflops = r.flops / (v.median_ms * 1e6);
+            if (r.flops > 0) std::fprintf(out, " %10.1f", gflops);
             else std::fprintf(out, " %10s", "-");
+            if (r.flops > 0 && peak_gflops > 0) std::fprintf(out, " %6.1f%%", 100 * gflops / peak_gflops);
+            else std::fprintf(out, " %7s", "-");
             std::fprintf(out, " %8.2fx", v.median_ms / best);
         } else {
-            std::fprintf(out, " %12s %10s %9s", "-", "-", "-");
+            std::fprintf(out, " %12s %10s %7s %9s", "-", "-", "-", "-");
         }
         for (double s : {v.schedule_s, v.compile_s}) {
             if (std::isfinite(s)) std::fprintf(out, " %11.1f", s);

@@ -34,9 +34,10 @@ struct CaseResult {
     double best_ms() const;  // over ok variants; NaN if none
 };
 
-// The per-case table on stdout: variant, status, median ms, GFLOP/s,
-// ratio to the best, setup seconds; then why each failure failed.
-void print_case(const CaseResult &r, FILE *out);
+// The per-case table on stdout: variant, status, median ms, GFLOP/s, its
+// share of the machine's measured FMA peak (where peak_gflops > 0), ratio to
+// the best, setup seconds; then why each failure failed.
+void print_case(const CaseResult &r, double peak_gflops, FILE *out);
 
 // One row per case and one column per variant (ms, or FAILED / WRONG /
 // TIMEOUT), then the geometric-mean ratio of each variant to Ansor.
