@@ -1,5 +1,7 @@
 #include "annotate/random_annotator.h"
 
+#include <set>
+
 namespace ansor {
 
 namespace {
@@ -159,6 +161,62 @@ void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string 
     if (unroll > 0) add(std::make_shared<AutoUnrollStep>(func, stage, unroll));
 }
 
+void RandomAnnotator::annotate_unmodelled_stage(State &out, LoopNest &m, const std::string &func, int stage,
+                                                const Anchors &anchors) {
+    const ModelFunc &f = m.func(func);
+    if (f.dag_index < 0 || f.location.kind != LocationKind::Root) return;
+    const Node &node = dag_.node(f.dag_index);
+    if (node.func.has_extern_definition() || stage >= (int)node.stages.size()) return;
+    const StageInfo &info = node.stages[stage];
+    std::set<std::string> independent(info.independent_vars.begin(), info.independent_vars.end());
+    auto usable = [&](const ModelLoop &l) {
+        return l.kind == LoopKind::Space && l.annotation == Annotation::None && l.extent > 0 &&
+               independent.count(l.name) && !anchors.count({func, stage, l.name}) && !m.has_attached(func, stage, l.name);
+    };
+    auto add = [&](StepPtr step) {
+        step->replay(m);
+        out.add(std::move(step));
+    };
+    // Vectorise the innermost space loop: split off a native-width piece and
+    // move it inside any RVar (a scan then advances a whole vector per step).
+    const ModelStage &st = m.stage(func, stage);
+    const ModelLoop *inner = nullptr;
+    for (const auto &l : st.loops) {
+        if (l.kind == LoopKind::Space) inner = &l;
+    }
+    const int width = vector_width(func);
+    if (inner && usable(*inner) && width > 1 && inner->extent >= width) {
+        auto split = std::make_shared<SplitStep>(func, stage, inner->name, std::vector<int64_t>{width});
+        const std::vector<std::string> pieces = split->piece_names();
+        add(split);
+        for (const auto &p : pieces) independent.insert(p);
+        std::vector<std::string> order;
+        for (const auto &l : m.stage(func, stage).loops) {
+            if (l.name != pieces.back()) order.push_back(l.name);
+        }
+        order.push_back(pieces.back());
+        if (m.stage(func, stage).loops.back().name != pieces.back()) add(std::make_shared<ReorderStep>(func, stage, order));
+        add(std::make_shared<AnnotateStep>(func, stage, pieces.back(), Annotation::Vectorize));
+    }
+    // Parallelise the leading usable loops, fused until there are enough
+    // iterations to balance the threads (a few per thread).
+    std::vector<std::string> lead;
+    int64_t prod = 1;
+    for (const auto &l : m.stage(func, stage).loops) {
+        if (!usable(l) || prod >= 8 * (int64_t)options_.parallelism) break;
+        lead.push_back(l.name);
+        prod *= l.extent;
+    }
+    if (lead.empty() || prod < 2) return;
+    std::string target = lead[0];
+    if (lead.size() >= 2) {
+        auto fuse = std::make_shared<FuseStep>(func, stage, lead);
+        target = fuse->fused_name();
+        add(fuse);
+    }
+    add(std::make_shared<AnnotateStep>(func, stage, target, Annotation::Parallel));
+}
+
 State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
     State out(dag_);
     LoopNest m(dag_);
@@ -183,8 +241,12 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
             }
         }
         const ModelFunc &f = m.func(func);
-        if (f.location.kind == LocationKind::Inline || !is_modelled(m, f)) continue;
-        for (size_t s = 0; s < f.stages.size(); s++) annotate_stage(out, m, func, (int)s, rng, anchors);
+        if (f.location.kind == LocationKind::Inline) continue;
+        const bool modelled = is_modelled(m, f);
+        for (size_t s = 0; s < f.stages.size(); s++) {
+            if (modelled) annotate_stage(out, m, func, (int)s, rng, anchors);
+            else annotate_unmodelled_stage(out, m, func, (int)s, anchors);
+        }
     }
     return out;
 }

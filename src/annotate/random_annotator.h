@@ -40,6 +40,12 @@ public:
     void annotate_stage(State &out, LoopNest &model, const std::string &func, int stage, std::mt19937_64 &rng,
                         const Anchors &anchors = {});
     Location random_location(const LoopNest &model, const std::string &func, std::mt19937_64 &rng) const;
+    // A Func the model cannot represent (a scan, a scatter, a data-dependent
+    // region) stays at root, but its independent pure vars still use the
+    // machine: the innermost vectorised (moved inside any RVar), the leading
+    // ones fused and parallel. Deterministic: no model guides a search here.
+    void annotate_unmodelled_stage(State &out, LoopNest &model, const std::string &func, int stage,
+                                   const Anchors &anchors);
 
 private:
     bool is_flexible(const State &sketch, const ModelFunc &f) const;

@@ -116,6 +116,33 @@ public:
     std::vector<CallSite> sites;
 };
 
+// Every call a definition makes, each occurrence counted (IRVisitor, unlike
+// IRGraphVisitor, visits shared subexpressions once per use).
+class CountCalls : public IRVisitor {
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->call_type == Call::Halide || op->call_type == Call::Image) counts[op->name]++;
+    }
+
+public:
+    std::map<std::string, int64_t> counts;
+};
+
+// The arguments of every call a definition makes to its own Func.
+class FindSelfCalls : public IRVisitor {
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (op->call_type == Call::Halide && op->name == func) args.push_back(op->args);
+    }
+
+public:
+    explicit FindSelfCalls(std::string f) : func(std::move(f)) {}
+    std::string func;
+    std::vector<std::vector<Expr>> args;
+};
+
 std::vector<Expr> definition_exprs(const Definition &def) {
     std::vector<Expr> exprs = def.args();
     for (const Expr &v : def.values()) exprs.push_back(v);
@@ -394,6 +421,23 @@ void PipelineDAG::analyse_stages() {
                 auto assoc = prove_associativity(n.name, def.args(), def.values());
                 st.rvars_reorderable = assoc.associative() && assoc.commutative();
             }
+            CountCalls counted;
+            for (const Expr &e : definition_exprs(def)) e.accept(&counted);
+            for (const auto &kv : counted.counts) {
+                if (kv.first == n.name) continue;
+                auto callee = index_of(kv.first);
+                n.call_counts[callee ? *callee : -1] += kv.second;
+            }
+            FindSelfCalls self(n.name);
+            for (const Expr &e : definition_exprs(def)) e.accept(&self);
+            for (size_t a = 0; a < def.args().size() && a < n.pure_args.size(); a++) {
+                const std::string &v = n.pure_args[a];
+                bool independent = is_plain_var(def.args()[a], v);
+                for (const auto &call : self.args) {
+                    independent = independent && a < call.size() && is_plain_var(call[a], v);
+                }
+                if (independent) st.independent_vars.push_back(v);
+            }
             FindCallSites calls;
             for (const Expr &e : definition_exprs(def)) e.accept(&calls);
             for (auto &c : calls.sites) {
@@ -448,6 +492,25 @@ void PipelineDAG::evaluate_predicates() {
             if (sp < rp && sp <= 4 * (int64_t)parallelism_) n.has_more_reduction_parallel = true;
         }
     }
+}
+
+int64_t PipelineDAG::largest_inlined_call_count(const std::vector<bool> &inlined) const {
+    // Nodes are in topological order (producers first), so one pass computes
+    // each Func's calls after its inlined producers are substituted.
+    const int64_t cap = int64_t(1) << 50;  // saturate: chains of stencils overflow quickly
+    std::vector<int64_t> calls(nodes_.size(), 0);
+    int64_t largest = 0;
+    for (size_t i = 0; i < nodes_.size(); i++) {
+        int64_t total = 0;
+        for (const auto &kv : nodes_[i].call_counts) {
+            const bool substituted = kv.first >= 0 && kv.first < (int)inlined.size() && inlined[kv.first];
+            const int64_t each = substituted ? calls[kv.first] : 1;
+            total = std::min(cap, total + std::min(cap / std::max<int64_t>(each, 1), kv.second) * each);
+        }
+        calls[i] = total;
+        if (i >= inlined.size() || !inlined[i]) largest = std::max(largest, total);
+    }
+    return largest;
 }
 
 std::vector<int> PipelineDAG::effective_consumers(int i, const std::vector<bool> &inlined) const {

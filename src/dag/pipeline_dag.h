@@ -43,6 +43,12 @@ struct StageInfo {
     std::vector<CallSite> calls;
     bool modelled = true;          // loops have constant extents, no scatter
     bool rvars_reorderable = false;  // associative and commutative update
+    // Pure vars whose iterations touch disjoint points of the Func: every
+    // pure var of a pure definition; in an update, a pure var written at its
+    // own position and read back only at that position. Parallelising or
+    // vectorising these is legal even in a stage the model cannot represent
+    // (a scan such as s(x, r) = s(x, r - 1) + ...).
+    std::vector<std::string> independent_vars;
     int64_t space_points() const;
     int64_t reduction_points() const;
     bool has_reduction() const;
@@ -64,6 +70,11 @@ struct Node {
     bool is_strict_inlinable = false;
     bool has_data_reuse = false;
     bool has_more_reduction_parallel = false;
+
+    // Calls this Func's definitions make, every occurrence counted, by
+    // callee (a Func's node index, or -1 for inputs): what inlining a callee
+    // multiplies.
+    std::map<int, int64_t> call_counts;
 };
 
 struct InputInfo {
@@ -97,6 +108,17 @@ public:
     std::optional<int> fusible_consumer(int i, const std::vector<bool> &inlined) const;
     // Consumers of i once inlined nodes are replaced by their own consumers.
     std::vector<int> effective_consumers(int i, const std::vector<bool> &inlined) const;
+    // With the Funcs of `inlined` inlined, the most calls (to Funcs computed
+    // somewhere and to inputs) any remaining Func's expressions hold. Each
+    // inlined stencil multiplies it (twelve chained 3x3 stencils inlined are
+    // 9^12 calls): what keeps the search from inlining its way into
+    // expressions nothing can compile or analyse.
+    int64_t largest_inlined_call_count(const std::vector<bool> &inlined) const;
+    // The most calls inlining may leave in one expression: a 3x3 stencil
+    // inlined into another holds 81, two levels (or a 5x5 of a 3x3) stay
+    // below. Past it, Halide's compile time and the model's footprint and
+    // feature analysis (which substitute inlined Funcs too) grow out of hand.
+    static constexpr int64_t kMaxCallsAfterInlining = 512;
 
 private:
     void collect_nodes();

@@ -13,12 +13,30 @@ std::vector<SketchRulePtr> &user_rules() {
 
 int last_stage(const PipelineDAG &dag, int node) { return (int)dag.node(node).stages.size() - 1; }
 
-// Rule 2: a strictly inlinable node is always inlined.
+// The nodes a sketch has inlined so far.
+std::vector<bool> inlined_in(const PipelineDAG &dag, const State &s) {
+    std::vector<bool> out(dag.nodes().size(), false);
+    for (const FuncSteps &g : s.groups()) {
+        for (const StepPtr &step : g.steps) {
+            auto c = std::dynamic_pointer_cast<const ComputeLocationStep>(step);
+            if (!c || c->location.kind != LocationKind::Inline) continue;
+            if (auto idx = dag.index_of(c->func())) out[*idx] = true;
+        }
+    }
+    return out;
+}
+
+// Rule 2: a strictly inlinable node is always inlined (unless that would
+// multiply the calls of an expression past PipelineDAG::kMaxCallsAfterInlining).
 class AlwaysInline : public SketchRule {
 public:
     std::string name() const override { return "always_inline"; }
-    RuleResult condition(const SketchContext &ctx, const State &, int i) const override {
-        return ctx.dag.node(i).is_strict_inlinable ? RuleResult::ApplyAndSkipRest : RuleResult::Pass;
+    RuleResult condition(const SketchContext &ctx, const State &s, int i) const override {
+        if (!ctx.dag.node(i).is_strict_inlinable) return RuleResult::Pass;
+        std::vector<bool> inlined = inlined_in(ctx.dag, s);
+        inlined[i] = true;
+        if (ctx.dag.largest_inlined_call_count(inlined) > PipelineDAG::kMaxCallsAfterInlining) return RuleResult::Pass;
+        return RuleResult::ApplyAndSkipRest;
     }
     SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
         State next = s;

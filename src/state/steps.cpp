@@ -334,6 +334,12 @@ void check_location(const LoopNest &m, const std::string &func, const Location &
     }
     if (loc.kind == LocationKind::Inline) {
         if (f.dag_index < 0 || f.stages.size() != 1) throw InvalidState("'" + func + "' has updates and cannot be inlined");
+        std::vector<bool> inlined = m.inlined_nodes();
+        inlined[f.dag_index] = true;
+        if (m.dag().largest_inlined_call_count(inlined) > PipelineDAG::kMaxCallsAfterInlining) {
+            throw InvalidState("inlining '" + func + "' would leave an expression with over " +
+                               std::to_string(PipelineDAG::kMaxCallsAfterInlining) + " calls");
+        }
         return;
     }
     const ModelFunc &c = m.func(loc.func);

@@ -2,7 +2,9 @@
 // computes what the unscheduled pipeline computes: the whole autoschedule
 // path (analysis, sketches, measured search, apply) runs on each, and the
 // scheduled pipeline is compared with a fresh copy computed all at root.
+#include "annotate/random_annotator.h"
 #include "measure/pipeline_runner.h"
+#include "sketch/sketch_generator.h"
 #include "search/autoschedule.h"
 
 #include <Halide.h>
@@ -159,4 +161,134 @@ TEST_CASE("unusual pipelines: an RDom with a predicate") {
         prefix.set_estimate(x, 0, 64);
         return std::vector<Func>{prefix};
     });
+}
+
+namespace {
+
+// A first-order recursive filter down every column: the update writes row
+// r from row r - 1, so the model cannot represent it (its LHS is not the
+// pure vars), but x is independent in both stages.
+struct ColumnScan {
+    std::vector<Func> outputs;
+    std::string scan;  // the scanned Func's name as Halide knows it
+};
+
+ColumnScan make_column_scan() {
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_estimate(0, 200).dim(1).set_estimate(0, 90);
+    Var x("x"), y("y");
+    RDom r(1, 89, "r");
+    Func scan("scan"), out("smoothed");
+    scan(x, y) = in(x, y);
+    scan(x, r) = 0.75f * scan(x, r - 1) + 0.25f * scan(x, r);
+    out(x, y) = scan(x, y) * 2.f;
+    out.set_estimate(x, 0, 200).set_estimate(y, 0, 90);
+    return {{out}, scan.name()};
+}
+
+}  // namespace
+
+TEST_CASE("unusual pipelines: a scan down the columns") {
+    check_autoscheduled_matches_root([] { return make_column_scan().outputs; });
+}
+
+TEST_CASE("a scan the model cannot represent still gets vector and parallel loops on its independent var") {
+    ColumnScan pipeline = make_column_scan();
+    PipelineDAG dag(functions(pipeline.outputs), 2);
+    const std::string name = pipeline.scan;
+    REQUIRE(dag.index_of(name).has_value());
+    const Node &scan = dag.node(*dag.index_of(name));
+    REQUIRE_FALSE(scan.modelled);
+    REQUIRE(scan.stages.size() == 2);
+    CHECK(scan.stages[0].independent_vars == std::vector<std::string>{"x", "y"});
+    CHECK(scan.stages[1].independent_vars == std::vector<std::string>{"x"});  // y is written at r, read at r - 1
+
+    std::vector<State> sketches = generate_sketches({dag, cpu});
+    REQUIRE(!sketches.empty());
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, cpu, ao);
+    std::mt19937_64 rng(3);
+    for (const State &sketch : sketches) {
+        LoopNest m = annotator.annotate(sketch, rng).replay();
+        if (!m.has(name) || m.func(name).location.kind != LocationKind::Root) continue;
+        // The update: x split at 16 lanes, the lane piece moved inside the
+        // RVar and vectorised; the rest of x parallel. y's serial scan stays.
+        const ModelStage &update = m.stage(name, 1);
+        REQUIRE(update.loops.size() == 3);
+        CHECK(update.loops[0].annotation == Annotation::Parallel);
+        CHECK(update.loops[1].kind == LoopKind::Reduction);
+        CHECK(update.loops[1].annotation == Annotation::None);
+        CHECK(update.loops[2].annotation == Annotation::Vectorize);
+        CHECK(update.loops[2].extent == 16);
+        // The pure definition: vectorised innermost, parallel outer.
+        const ModelStage &pure = m.stage(name, 0);
+        CHECK(pure.loops.back().annotation == Annotation::Vectorize);
+        CHECK(pure.loops.front().annotation == Annotation::Parallel);
+    }
+}
+
+namespace {
+
+// Four chained 3x3 box filters: inlining all of them would put 9^4 calls in
+// the output's expression.
+struct StencilChain {
+    std::vector<Func> outputs;
+    std::vector<std::string> stages;  // names as Halide knows them
+};
+
+StencilChain make_stencil_chain() {
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_estimate(0, 128).dim(1).set_estimate(0, 96);
+    Var x("x"), y("y");
+    Func prev = BoundaryConditions::repeat_edge(in);
+    std::vector<std::string> names;
+    for (int k = 0; k < 4; k++) {
+        Func f("stage" + std::to_string(k));
+        Expr sum = 0.f;
+        for (int dy = -1; dy <= 1; dy++) {
+            for (int dx = -1; dx <= 1; dx++) sum += prev(x + dx, y + dy);
+        }
+        f(x, y) = sum / 9.f;
+        names.push_back(f.name());
+        prev = f;
+    }
+    Func out("chain_out");
+    out(x, y) = prev(x, y);
+    out.set_estimate(x, 0, 128).set_estimate(y, 0, 96);
+    return {{out}, names};
+}
+
+}  // namespace
+
+TEST_CASE("inlining never multiplies an expression's calls past the limit") {
+    StencilChain chain = make_stencil_chain();
+    PipelineDAG dag(functions(chain.outputs), 2);
+    std::vector<int> stage;
+    for (const auto &name : chain.stages) {
+        REQUIRE(dag.index_of(name).has_value());
+        stage.push_back(*dag.index_of(name));
+    }
+    std::vector<bool> none(dag.nodes().size(), false), two = none, all = none;
+    const int s0 = stage[0], s1 = stage[1];
+    two[s0] = two[s1] = true;
+    for (int k : stage) all[k] = true;
+    CHECK(dag.largest_inlined_call_count(none) == 9);
+    CHECK(dag.largest_inlined_call_count(two) == 9 * 9 * 9);  // stage2 reads stage1 reading stage0
+    CHECK(dag.largest_inlined_call_count(all) >= 9 * 9 * 9 * 9);
+
+    std::vector<State> sketches = generate_sketches({dag, cpu});
+    REQUIRE(!sketches.empty());
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, cpu, ao);
+    std::mt19937_64 rng(11);
+    int inlined_some = 0;
+    for (int i = 0; i < 60; i++) {
+        LoopNest m = annotator.annotate(sketches[i % sketches.size()], rng).replay();
+        std::vector<bool> inl = m.inlined_nodes();
+        CHECK(dag.largest_inlined_call_count(inl) <= PipelineDAG::kMaxCallsAfterInlining);
+        inlined_some += inl[s0] || inl[s1];
+    }
+    CHECK(inlined_some > 0);  // inlining is still drawn, only bounded
 }
