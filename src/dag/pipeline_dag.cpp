@@ -513,6 +513,22 @@ int64_t PipelineDAG::largest_inlined_call_count(const std::vector<bool> &inlined
     return largest;
 }
 
+std::vector<bool> PipelineDAG::inlined_into(int i, const std::vector<bool> &inlined) const {
+    std::vector<bool> out(nodes_.size(), false);
+    std::vector<int> pending{i};
+    while (!pending.empty()) {
+        int n = pending.back();
+        pending.pop_back();
+        for (int p : nodes_[n].producers) {
+            if (p < (int)inlined.size() && inlined[p] && !out[p]) {
+                out[p] = true;
+                pending.push_back(p);
+            }
+        }
+    }
+    return out;
+}
+
 std::vector<int> PipelineDAG::effective_consumers(int i, const std::vector<bool> &inlined) const {
     std::vector<int> out;
     for (int c : nodes_[i].consumers) {

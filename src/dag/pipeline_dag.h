@@ -114,6 +114,12 @@ public:
     // 9^12 calls): what keeps the search from inlining its way into
     // expressions nothing can compile or analyse.
     int64_t largest_inlined_call_count(const std::vector<bool> &inlined) const;
+    // The inlined Funcs whose definitions end up inside node i's: its
+    // inlined producers, theirs, and so on. What i's expressions look like
+    // after inlining depends on these alone, so caches key on them rather
+    // than on the whole program's inlining (which differs in nearly every
+    // candidate of a large pipeline).
+    std::vector<bool> inlined_into(int i, const std::vector<bool> &inlined) const;
     // The most calls inlining may leave in one expression: a 3x3 stencil
     // inlined into another holds 81, two levels (or a 5x5 of a 3x3) stay
     // below. Past it, Halide's compile time and the model's footprint and

@@ -396,7 +396,7 @@ struct FeatureExtractor::Impl {
         const Definition &def = stage == 0 ? n.func.definition() : n.func.updates()[stage - 1];
         if (!def.defined()) return t;
 
-        std::vector<bool> inl = inlined_from_mask();
+        const std::vector<bool> inl = dag.inlined_into(node, inlined_from_mask());
         std::vector<Expr> args, values;
         for (const Expr &e : def.args()) args.push_back(inline_all(e, inl));
         for (const Expr &e : def.values()) values.push_back(inline_all(e, inl));
@@ -537,13 +537,21 @@ struct FeatureExtractor::Impl {
             }
             return true;
         };
+        // Keyed on the inlining that reaches this node only (see
+        // PipelineDAG::inlined_into): the program's whole inlining differs
+        // in nearly every candidate of a large pipeline.
+        std::vector<uint64_t> key(mask.size(), 0);
+        const std::vector<bool> reaching = dag.inlined_into(node, inlined_from_mask());
+        for (size_t i = 0; i < reaching.size(); i++) {
+            if (reaching[i]) key[i / 64] |= uint64_t(1) << (i % 64);
+        }
         for (const Variant &v : variants[node]) {
-            if (v.role == role && v.stage == s && v.mask == mask && same_names(v.names)) return v.t.get();
+            if (v.role == role && v.stage == s && v.mask == key && same_names(v.names)) return v.t.get();
         }
         Variant v;
         v.role = role;
         v.stage = s;
-        v.mask = mask;
+        v.mask = key;
         if (role == Role::IntmUpdate) {
             v.names.assign(f.pure_args.begin() + std::min<size_t>(extra_from, f.pure_args.size()), f.pure_args.end());
         } else if (names_from) {

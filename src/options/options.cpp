@@ -68,7 +68,10 @@ const std::map<std::string, Setter> &setters() {
         {"HL_ANSOR_COST_MODEL", [](Options &o, auto &n, auto &v) { o.cost_model = parse_choice(n, v, {"xgboost", "random"}); }},
         {"HL_ANSOR_MEASURES_PER_ROUND", [](Options &o, auto &n, auto &v) { o.measures_per_round = (int)parse_int(n, v, 1, 10000); }},
         {"HL_ANSOR_EPSILON", [](Options &o, auto &n, auto &v) { o.epsilon = parse_double(n, v, 0, 1); }},
-        {"HL_ANSOR_POPULATION", [](Options &o, auto &n, auto &v) { o.population = (int)parse_int(n, v, 2, 1000000); }},
+        {"HL_ANSOR_POPULATION", [](Options &o, auto &n, auto &v) { 
+            o.population = (int)parse_int(n, v, 2, 1000000);
+            o.population_given = true;
+        }},
         {"HL_ANSOR_GENERATIONS", [](Options &o, auto &n, auto &v) { o.generations = (int)parse_int(n, v, 0, 1000); }},
         {"HL_ANSOR_MUTATION_PROB", [](Options &o, auto &n, auto &v) { o.mutation_probability = parse_double(n, v, 0, 1); }},
         {"HL_ANSOR_CROSSOVER", [](Options &o, auto &n, auto &v) { o.crossover_share = parse_double(n, v, 0, 1); }},
@@ -100,7 +103,7 @@ const std::map<std::string, std::string> &Options::documentation() {
         {"HL_ANSOR_COST_MODEL", "xgboost (default) or random (for ablations)"},
         {"HL_ANSOR_MEASURES_PER_ROUND", "programs measured between two retrainings of the model (default 16)"},
         {"HL_ANSOR_EPSILON", "share of each round given to fresh random programs (default 0.05)"},
-        {"HL_ANSOR_POPULATION", "evolution's population size (default 2048)"},
+        {"HL_ANSOR_POPULATION", "evolution's population size (default 2048, less for pipelines of more than 12 Funcs)"},
         {"HL_ANSOR_GENERATIONS", "generations evolved per round (default 4)"},
         {"HL_ANSOR_MUTATION_PROB", "probability that a child not made by crossover is mutated (default 0.85)"},
         {"HL_ANSOR_CROSSOVER", "share of each generation made by node-based crossover; 0 disables it (default 0.2)"},

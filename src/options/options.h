@@ -24,6 +24,7 @@ struct Options {
     int measures_per_round = 16;     // HL_ANSOR_MEASURES_PER_ROUND: programs measured between retrainings
     double epsilon = 0.05;           // HL_ANSOR_EPSILON: share of random programs per round
     int population = 2048;           // HL_ANSOR_POPULATION: evolution's population
+    bool population_given = false;   // set explicitly: not scaled to the pipeline's size
     int generations = 4;             // HL_ANSOR_GENERATIONS: evolution's generations per round
     double mutation_probability = 0.85;  // HL_ANSOR_MUTATION_PROB
     double crossover_share = 0.2;    // HL_ANSOR_CROSSOVER: share of children made by crossover

@@ -8,6 +8,7 @@
 #include "util/errors.h"
 #include "util/target.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -15,12 +16,22 @@ namespace ansor {
 
 namespace {
 
-TunerOptions tuner_options(const Options &o) {
+// Scoring a candidate costs about linearly in the pipeline's Funcs (replay,
+// footprints, features), so the default population shrinks past 12 Funcs
+// to keep a round's search time near a small pipeline's (an 87-Func local
+// Laplacian would otherwise spend minutes per round before measuring
+// anything). A population the user sets is kept as it is.
+int population_for(const Options &o, size_t funcs) {
+    if (o.population_given || funcs <= 12) return o.population;
+    return std::max(256, (int)(o.population * 12 / funcs));
+}
+
+TunerOptions tuner_options(const Options &o, size_t funcs) {
     TunerOptions t;
     t.trials = o.trials;
     t.measures_per_round = o.measures_per_round;
     t.epsilon = o.epsilon;
-    t.evolution.population = o.population;
+    t.evolution.population = population_for(o, funcs);
     t.evolution.generations = o.generations;
     t.evolution.mutation_probability = o.mutation_probability;
     t.evolution.crossover_share = o.crossover_share;
@@ -87,13 +98,15 @@ AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &o
         mo.tolerance = options.tolerance;
         ForkMeasurer measurer(dag, mo);
         if (options.progress) {
-            std::fprintf(stderr, "[ansor] %zu Funcs, %zu sketches, reference (all at root) %.4f ms; measuring %d programs (%s search)\n",
+            std::fprintf(stderr, "[ansor] %zu Funcs, %zu sketches, reference (all at root) %.4f ms; measuring %d programs (%s search",
                          dag.nodes().size(), sketches.size(), measurer.reference().min_ms, options.trials,
                          options.search.c_str());
+            if (options.search == "evolution") std::fprintf(stderr, ", population %d", population_for(options, dag.nodes().size()));
+            std::fprintf(stderr, ")\n");
         }
         ProgramSampler sampler(sketches, annotator);
         std::unique_ptr<CostModel> model = make_cost_model(options.cost_model, dag, options.seed);
-        Tuner tuner(sampler, annotator, ao, measurer, *model, tuner_options(options));
+        Tuner tuner(sampler, annotator, ao, measurer, *model, tuner_options(options, dag.nodes().size()));
         std::vector<TrialRecord> earlier;
         for (const auto &r : history) {
             MeasureResult m;

@@ -166,7 +166,7 @@ std::vector<int64_t> LoopNest::footprint(const ModelFunc &producer, const Locati
     const Node &cn = dag_->node(def_owner.dag_index);
     int def_stage = consumer.dag_index >= 0 ? loc.stage : (int)cn.stages.size() - 1;
 
-    std::vector<bool> inl = inlined_nodes();
+    const std::vector<bool> inl = dag_->inlined_into(def_owner.dag_index, inlined_nodes());
     std::ostringstream key;
     key << producer.name << "@" << consumer.name << ":" << loc.stage << ":";
     for (const auto &kv : inner) key << kv.first << "=" << kv.second << ",";
