@@ -290,7 +290,7 @@ enum class Role : uint8_t { Regular, Merge, IntmInit, IntmUpdate };
 struct Variant {
     Role role;
     int stage;
-    std::vector<uint64_t> mask;
+    std::vector<bool> reaching;  // the inlined Funcs that reach this node (PipelineDAG::inlined_into)
     std::vector<std::string> names;
     std::unique_ptr<Template> t;
 };
@@ -318,7 +318,7 @@ struct FeatureExtractor::Impl {
     // Scratch, reused between calls.
     int gen = 0;
     std::vector<int> node_func, intm_func, origin, stmt_off, at_func, at_stage, at_loop;
-    std::vector<uint64_t> mask;
+    std::vector<bool> inlined;  // per DAG node: inlined in the program being featurised
     std::vector<Nest> nests;
     std::vector<double> run_mult;
     std::vector<std::vector<std::pair<int, double>>> resolution;
@@ -349,12 +349,6 @@ struct FeatureExtractor::Impl {
         }
         images.push_back(std::move(im));
         return (int)images.size() - 1;
-    }
-
-    std::vector<bool> inlined_from_mask() const {
-        std::vector<bool> inl(dag.nodes().size(), false);
-        for (size_t i = 0; i < inl.size(); i++) inl[i] = (mask[i / 64] >> (i % 64)) & 1;
-        return inl;
     }
 
     Expr inline_all(Expr e, const std::vector<bool> &inl) const {
@@ -396,7 +390,7 @@ struct FeatureExtractor::Impl {
         const Definition &def = stage == 0 ? n.func.definition() : n.func.updates()[stage - 1];
         if (!def.defined()) return t;
 
-        const std::vector<bool> inl = dag.inlined_into(node, inlined_from_mask());
+        const std::vector<bool> inl = dag.inlined_into(node, inlined);
         std::vector<Expr> args, values;
         for (const Expr &e : def.args()) args.push_back(inline_all(e, inl));
         for (const Expr &e : def.values()) values.push_back(inline_all(e, inl));
@@ -540,18 +534,14 @@ struct FeatureExtractor::Impl {
         // Keyed on the inlining that reaches this node only (see
         // PipelineDAG::inlined_into): the program's whole inlining differs
         // in nearly every candidate of a large pipeline.
-        std::vector<uint64_t> key(mask.size(), 0);
-        const std::vector<bool> reaching = dag.inlined_into(node, inlined_from_mask());
-        for (size_t i = 0; i < reaching.size(); i++) {
-            if (reaching[i]) key[i / 64] |= uint64_t(1) << (i % 64);
-        }
+        std::vector<bool> reaching = dag.inlined_into(node, inlined);
         for (const Variant &v : variants[node]) {
-            if (v.role == role && v.stage == s && v.mask == key && same_names(v.names)) return v.t.get();
+            if (v.role == role && v.stage == s && v.reaching == reaching && same_names(v.names)) return v.t.get();
         }
         Variant v;
         v.role = role;
         v.stage = s;
-        v.mask = key;
+        v.reaching = std::move(reaching);
         if (role == Role::IntmUpdate) {
             v.names.assign(f.pure_args.begin() + std::min<size_t>(extra_from, f.pure_args.size()), f.pure_args.end());
         } else if (names_from) {
@@ -752,14 +742,14 @@ void FeatureExtractor::Impl::extract(const LoopNest &m, std::vector<StageFeature
     intm_func.assign(nn, -1);
     origin.assign(nf, -1);
     stmt_off.resize(nf + 1);
-    mask.assign((nn + 63) / 64, 0);
+    inlined.assign(nn, false);
     int total = 0;
     for (int fi = 0; fi < nf; fi++) {
         const ModelFunc &f = funcs[fi];
         if (f.dag_index >= 0) {
             origin[fi] = f.dag_index;
             node_func[f.dag_index] = fi;
-            if (f.location.kind == LocationKind::Inline) mask[f.dag_index / 64] |= uint64_t(1) << (f.dag_index % 64);
+            inlined[f.dag_index] = f.location.kind == LocationKind::Inline;
         } else {
             auto idx = dag.index_of(f.created_from);
             origin[fi] = idx ? *idx : -1;
