@@ -77,6 +77,7 @@ void HalideApplier::apply(const Directive &d) {
         funcs_.emplace(intm.name(), intm);
         break;
     }
+    case K::BoundStorage: func(d.func).bound_storage(Var(d.loops[0].name), Expr((int)d.factor)); break;
     }
 }
 
@@ -163,6 +164,9 @@ void SchedulePrinter::print(const Directive &d) {
         s << "});";
         break;
     }
+    case K::BoundStorage:
+        s << func_id(d.func) << ".bound_storage(" << loop_id(d.loops[0]) << ", " << d.factor << ");";
+        break;
     }
     body_.push_back(s.str());
 }

@@ -413,8 +413,50 @@ void ComputeLocationStep::replay(LoopNest &m) const {
     m.relocate(func_, location);
 }
 
+// A cache-write intermediate computed inside its output's tiles holds one
+// tile. Halide sizes its buffer from the tile's bounds, which are symbolic
+// when the output's splits guard their tails, and a symbolic row stride keeps
+// LLVM from holding the accumulators in registers (the reduction loop then
+// loads and stores every accumulator on each iteration: 2.6x slower on GEMM).
+// Bounding the storage by the tile's constant extent fixes the stride. Only
+// dims the location's inner loops cover with constant extents are bounded,
+// so the schedule stays valid for any output size.
+static std::vector<Directive> tile_storage_bounds(const LoopNest &m, const std::string &func, const Location &loc) {
+    std::vector<Directive> out;
+    if (loc.kind != LocationKind::At || !m.has(func)) return out;
+    const ModelFunc &f = m.func(func);
+    if (f.dag_index >= 0 || f.created_from != loc.func) return out;
+    const ModelFunc &owner = m.func(f.created_from);
+    // An rfactor with preserved RVars adds dims the owner's loops do not name.
+    if (f.pure_args != owner.pure_args) return out;
+    const ModelStage &cs = m.stage(loc.func, loc.stage);
+    int at = cs.find(loc.loop);
+    if (at < 0) return out;
+    for (const std::string &arg : f.pure_args) {
+        int64_t extent = 1;
+        bool constant = true;
+        for (size_t i = at + 1; i < cs.loops.size(); i++) {
+            for (const auto &o : cs.loops[i].origins) {
+                if (o.first != arg) continue;
+                constant = constant && cs.loops[i].constant_extent;
+                extent *= std::max<int64_t>(1, o.second);
+            }
+        }
+        if (!constant) continue;
+        Directive d;
+        d.kind = Directive::Kind::BoundStorage;
+        d.func = func;
+        d.loops = {{arg, false}};
+        d.factor = extent;
+        out.push_back(d);
+    }
+    return out;
+}
+
 std::vector<Directive> ComputeLocationStep::lower(const LoopNest &m) const {
-    return {location_directive(m, func_, location, false)};
+    std::vector<Directive> out = {location_directive(m, func_, location, false)};
+    for (Directive &d : tile_storage_bounds(m, func_, location)) out.push_back(std::move(d));
+    return out;
 }
 
 void ComputeLocationStep::fields_to_json(json &j) const {
@@ -423,6 +465,8 @@ void ComputeLocationStep::fields_to_json(json &j) const {
 
 void StoreAtStep::replay(LoopNest &m) const {
     if (location.kind != LocationKind::At) throw InvalidState("store_at needs a loop");
+    // Its storage is bounded by the tile it is computed in (tile_storage_bounds).
+    if (m.has(func_) && m.func(func_).dag_index < 0) throw InvalidState("store_at of intermediate '" + func_ + "'");
     check_location(m, func_, location);
 }
 
