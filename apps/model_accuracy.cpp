@@ -41,10 +41,12 @@ struct Args {
     uint64_t seed = 0;
     double test_share = 0.2;
     std::string target = default_target;
+    int importance = 0;  // print this many of the most used features
 };
 
 [[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr, "%s\nusage: ansor_model_accuracy LOG [LOG...] [--seed N] [--test-share 0.2] [--target T]\n",
+    std::fprintf(stderr, "%s\nusage: ansor_model_accuracy LOG [LOG...] [--seed N] [--test-share 0.2] [--target T]\n"
+                 "       [--importance N]\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -63,6 +65,7 @@ Args parse(int argc, char **argv) {
             if (arg == "--seed") a.seed = std::stoull(value);
             else if (arg == "--test-share") a.test_share = std::stod(value);
             else if (arg == "--target") a.target = value;
+            else if (arg == "--importance") a.importance = std::stoi(value);
             else usage("unknown flag " + arg);
         } catch (const std::logic_error &) {
             usage("bad value for " + arg + ": " + value);
@@ -81,7 +84,7 @@ using Indices = std::vector<size_t>;  // programs of one pipeline
 // per pipeline with test programs.
 std::vector<ansor::ProgramGroup> train_and_score(const std::vector<DatasetPipeline> &pipelines,
                                                  const std::vector<Indices> &train, const std::vector<Indices> &test,
-                                                 uint64_t seed) {
+                                                 uint64_t seed, std::vector<double> *gains = nullptr) {
     ansor::ProgramBatch batch(ansor::features::kCount);
     std::vector<float> labels;
     for (size_t p = 0; p < pipelines.size(); p++) {
@@ -95,6 +98,7 @@ std::vector<ansor::ProgramGroup> train_and_score(const std::vector<DatasetPipeli
     params.seed = seed;
     ansor::PackSumXGBoost model(ansor::features::kCount, params);
     model.train(batch, labels);
+    if (gains) *gains = model.feature_gains();
     std::vector<ansor::ProgramGroup> groups;
     for (size_t p = 0; p < pipelines.size(); p++) {
         if (test[p].empty()) continue;
@@ -159,10 +163,28 @@ void random_split(const std::vector<DatasetPipeline> &pipelines, double share, u
     }
 }
 
+// The features the random-split model leans on most: share of the total
+// split gain, largest first.
+void print_importance(const std::vector<double> &gains, int top) {
+    if (top <= 0 || gains.empty()) return;
+    double total = 0;
+    for (double g : gains) total += g;
+    std::vector<size_t> order(gains.size());
+    for (size_t i = 0; i < order.size(); i++) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return gains[a] > gains[b]; });
+    std::printf("random_split model: the %d features with the largest share of split gain\n", top);
+    for (int i = 0; i < top && i < (int)order.size() && gains[order[i]] > 0; i++) {
+        std::printf("  %5.1f%%  %s\n", 100.0 * gains[order[i]] / std::max(total, 1e-30),
+                    ansor::feature_names()[order[i]].c_str());
+    }
+}
+
 void evaluate_random_split(const std::vector<DatasetPipeline> &pipelines, const Args &args) {
     std::vector<Indices> train, test;
     random_split(pipelines, args.test_share, args.seed, train, test);
-    std::vector<ansor::ProgramGroup> groups = train_and_score(pipelines, train, test, args.seed);
+    std::vector<double> gains;
+    std::vector<ansor::ProgramGroup> groups = train_and_score(pipelines, train, test, args.seed, &gains);
+    print_importance(gains, args.importance);
     char note[160];
     std::snprintf(note, sizeof note, "train %zu programs, test %zu, %zu pipelines", count(train), count(test),
                   pipelines.size());

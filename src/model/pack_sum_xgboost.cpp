@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -267,6 +268,23 @@ void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &l
         booster.reset(sliced);
     }
     booster_ = booster.release();
+}
+
+std::vector<double> PackSumXGBoost::feature_gains() const {
+    if (!booster_) return {};
+    bst_ulong n = 0, dim = 0;
+    const char **names = nullptr;
+    const bst_ulong *shape = nullptr;
+    const float *scores = nullptr;
+    XGB_CHECK(XGBoosterFeatureScore, booster_, R"({"importance_type": "total_gain"})", &n, &names, &dim, &shape,
+              &scores);
+    // Without feature names XGBoost calls column i "f<i>".
+    std::vector<double> gains(num_features_, 0.0);
+    for (bst_ulong i = 0; i < n; i++) {
+        int column = names[i][0] == 'f' ? std::atoi(names[i] + 1) : -1;
+        if (column >= 0 && column < num_features_) gains[column] = scores[i];
+    }
+    return gains;
 }
 
 PackSumPrediction PackSumXGBoost::predict(const ProgramBatch &data) const {

@@ -101,6 +101,11 @@ public:
     void save_file(const std::string &path) const;
     void load_file(const std::string &path);
 
+    // Total gain of the splits on each feature over all trees (XGBoost's
+    // "total_gain"), indexed by column; features never split on get 0.
+    // Empty until trained or loaded.
+    std::vector<double> feature_gains() const;
+
     int num_features() const { return num_features_; }
     const PackSumParams &params() const { return params_; }
 
