@@ -160,6 +160,20 @@ TEST_CASE("cost model: pack-sum training recovers statement values from program 
     }
 }
 
+TEST_CASE("cost model: feature gains point at the one column that decides the labels") {
+    Synthetic train(400, 5);
+    PackSumParams params;
+    params.max_rounds = 40;
+    PackSumXGBoost model(Synthetic::kFeatures, params);
+    CHECK(model.feature_gains().empty());  // untrained
+    model.train(train.batch, train.labels);
+    std::vector<double> gains = model.feature_gains();
+    REQUIRE(gains.size() == (size_t)Synthetic::kFeatures);
+    double others = gains[1] + gains[2] + gains[3];
+    CHECK(gains[0] > 0);
+    CHECK(gains[0] > 3 * others);  // columns 1-3 are noise (deep trees still split on them a little)
+}
+
 TEST_CASE("cost model: a saved model predicts the same after loading") {
     Synthetic train(100, 3), test(50, 4);
     PackSumParams params;
