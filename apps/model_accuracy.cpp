@@ -42,11 +42,12 @@ struct Args {
     double test_share = 0.2;
     std::string target = default_target;
     int importance = 0;  // print this many of the most used features
+    ansor::PackSumParams model;  // the search's defaults unless overridden
 };
 
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr, "%s\nusage: ansor_model_accuracy LOG [LOG...] [--seed N] [--test-share 0.2] [--target T]\n"
-                 "       [--importance N]\n",
+                 "       [--importance N] [--max-depth D] [--eta E] [--max-rounds R] [--min-weight W]\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -66,11 +67,16 @@ Args parse(int argc, char **argv) {
             else if (arg == "--test-share") a.test_share = std::stod(value);
             else if (arg == "--target") a.target = value;
             else if (arg == "--importance") a.importance = std::stoi(value);
+            else if (arg == "--max-depth") a.model.max_depth = std::stoi(value);
+            else if (arg == "--eta") a.model.eta = std::stod(value);
+            else if (arg == "--max-rounds") a.model.max_rounds = std::stoi(value);
+            else if (arg == "--min-weight") a.model.min_weight = std::stod(value);
             else usage("unknown flag " + arg);
         } catch (const std::logic_error &) {
             usage("bad value for " + arg + ": " + value);
         }
     }
+    a.model.seed = a.seed;
     if (a.logs.empty()) usage("no tuning log given");
     if (!(a.test_share > 0 && a.test_share < 1)) usage("--test-share must lie strictly between 0 and 1");
     return a;
@@ -84,7 +90,8 @@ using Indices = std::vector<size_t>;  // programs of one pipeline
 // per pipeline with test programs.
 std::vector<ansor::ProgramGroup> train_and_score(const std::vector<DatasetPipeline> &pipelines,
                                                  const std::vector<Indices> &train, const std::vector<Indices> &test,
-                                                 uint64_t seed, std::vector<double> *gains = nullptr) {
+                                                 const ansor::PackSumParams &params,
+                                                 std::vector<double> *gains = nullptr) {
     ansor::ProgramBatch batch(ansor::features::kCount);
     std::vector<float> labels;
     for (size_t p = 0; p < pipelines.size(); p++) {
@@ -94,8 +101,6 @@ std::vector<ansor::ProgramGroup> train_and_score(const std::vector<DatasetPipeli
             labels.push_back((float)pipelines[p].labels[i]);
         }
     }
-    ansor::PackSumParams params;
-    params.seed = seed;
     ansor::PackSumXGBoost model(ansor::features::kCount, params);
     model.train(batch, labels);
     if (gains) *gains = model.feature_gains();
@@ -183,7 +188,7 @@ void evaluate_random_split(const std::vector<DatasetPipeline> &pipelines, const 
     std::vector<Indices> train, test;
     random_split(pipelines, args.test_share, args.seed, train, test);
     std::vector<double> gains;
-    std::vector<ansor::ProgramGroup> groups = train_and_score(pipelines, train, test, args.seed, &gains);
+    std::vector<ansor::ProgramGroup> groups = train_and_score(pipelines, train, test, args.model, &gains);
     print_importance(gains, args.importance);
     char note[160];
     std::snprintf(note, sizeof note, "train %zu programs, test %zu, %zu pipelines", count(train), count(test),
@@ -208,7 +213,7 @@ void evaluate_leave_one_out(const std::vector<DatasetPipeline> &pipelines, const
         std::vector<Indices> train(pipelines.size()), test(pipelines.size());
         for (size_t p = 0; p < pipelines.size(); p++) (p == h ? test : train)[p] = all_programs(pipelines[p]);
         if (count(train) == 0) continue;
-        std::vector<ansor::ProgramGroup> groups = train_and_score(pipelines, train, test, args.seed);
+        std::vector<ansor::ProgramGroup> groups = train_and_score(pipelines, train, test, args.model);
         char note[96];
         std::snprintf(note, sizeof note, "train %zu programs, test %zu", count(train), count(test));
         print_line("leave_one_pipeline_out " + pipelines[h].name, ansor::grouped_ranking_metrics(groups, kTopK), note);
