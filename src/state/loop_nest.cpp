@@ -132,22 +132,27 @@ void LoopNest::relocate(const std::string &name, const Location &loc) {
     rebuild_stages(f);
 }
 
-std::vector<int64_t> LoopNest::footprint(const ModelFunc &producer, const Location &loc) const {
-    const ModelFunc &consumer = func(loc.func);
+std::map<std::string, LoopNest::InnerExtent> LoopNest::inner_extents(const Location &loc) const {
     const ModelStage &cs = stage(loc.func, loc.stage);
     int at = cs.find(loc.loop);
     if (at < 0) throw InvalidState("compute_at loop '" + loc.loop + "' not in '" + loc.func + "'");
-    // How much of each of the consumer's dims one iteration of `at` covers.
-    std::map<std::string, int64_t> inner;
+    std::map<std::string, InnerExtent> inner;
     for (size_t i = at + 1; i < cs.loops.size(); i++) {
         for (const auto &o : cs.loops[i].origins) {
-            auto it = inner.find(o.first);
-            inner[o.first] = (it == inner.end() ? 1 : it->second) * o.second;
+            InnerExtent &e = inner[o.first];
+            e.extent *= o.second;
+            e.constant = e.constant && cs.loops[i].constant_extent;
         }
     }
+    return inner;
+}
+
+std::vector<int64_t> LoopNest::footprint(const ModelFunc &producer, const Location &loc) const {
+    const ModelFunc &consumer = func(loc.func);
+    const std::map<std::string, InnerExtent> inner = inner_extents(loc);
     auto inner_of = [&](const std::string &v) {
         auto it = inner.find(v);
-        return it == inner.end() ? (int64_t)1 : it->second;
+        return it == inner.end() ? (int64_t)1 : it->second.extent;
     };
 
     // An rfactor intermediate is read pointwise by the Func it came from.
@@ -169,7 +174,7 @@ std::vector<int64_t> LoopNest::footprint(const ModelFunc &producer, const Locati
     const std::vector<bool> inl = dag_->inlined_into(def_owner.dag_index, inlined_nodes());
     std::ostringstream key;
     key << producer.name << "@" << consumer.name << ":" << loc.stage << ":";
-    for (const auto &kv : inner) key << kv.first << "=" << kv.second << ",";
+    for (const auto &kv : inner) key << kv.first << "=" << kv.second.extent << ",";
     key << "|";
     for (bool b : inl) key << b;
     auto memo = footprint_memo_->find(key.str());

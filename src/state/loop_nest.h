@@ -86,6 +86,16 @@ public:
     // extents become the footprint needed per iteration of the location.
     void relocate(const std::string &func, const Location &loc);
 
+    // How much of each of the consumer's dims one iteration of an At
+    // location covers (the product of the loops inside it), and whether that
+    // is a compile-time constant in Halide (every such loop has a constant
+    // extent). Dims the inner loops do not touch are absent (extent 1).
+    struct InnerExtent {
+        int64_t extent = 1;
+        bool constant = true;
+    };
+    std::map<std::string, InnerExtent> inner_extents(const Location &loc) const;
+
     // Whether some Func is computed at this loop (its code sits in the body).
     bool has_attached(const std::string &func, int stage, const std::string &loop) const;
 

@@ -413,6 +413,16 @@ void ComputeLocationStep::replay(LoopNest &m) const {
     m.relocate(func_, location);
 }
 
+// A cache-write intermediate (rfactor with no preserved RVar) has the same
+// pure vars as the output it came from and is read pointwise inside its
+// tiles; an rfactor with preserved RVars adds dims the output's loops do not
+// name.
+static bool is_cache_write_intermediate(const LoopNest &m, const std::string &func) {
+    if (!m.has(func)) return false;
+    const ModelFunc &f = m.func(func);
+    return f.dag_index < 0 && m.has(f.created_from) && f.pure_args == m.func(f.created_from).pure_args;
+}
+
 // A cache-write intermediate computed inside its output's tiles holds one
 // tile. Halide sizes its buffer from the tile's bounds, which are symbolic
 // when the output's splits guard their tails, and a symbolic row stride keeps
@@ -423,31 +433,18 @@ void ComputeLocationStep::replay(LoopNest &m) const {
 // so the schedule stays valid for any output size.
 static std::vector<Directive> tile_storage_bounds(const LoopNest &m, const std::string &func, const Location &loc) {
     std::vector<Directive> out;
-    if (loc.kind != LocationKind::At || !m.has(func)) return out;
-    const ModelFunc &f = m.func(func);
-    if (f.dag_index >= 0 || f.created_from != loc.func) return out;
-    const ModelFunc &owner = m.func(f.created_from);
-    // An rfactor with preserved RVars adds dims the owner's loops do not name.
-    if (f.pure_args != owner.pure_args) return out;
-    const ModelStage &cs = m.stage(loc.func, loc.stage);
-    int at = cs.find(loc.loop);
-    if (at < 0) return out;
-    for (const std::string &arg : f.pure_args) {
-        int64_t extent = 1;
-        bool constant = true;
-        for (size_t i = at + 1; i < cs.loops.size(); i++) {
-            for (const auto &o : cs.loops[i].origins) {
-                if (o.first != arg) continue;
-                constant = constant && cs.loops[i].constant_extent;
-                extent *= std::max<int64_t>(1, o.second);
-            }
-        }
-        if (!constant) continue;
+    if (loc.kind != LocationKind::At || !is_cache_write_intermediate(m, func)) return out;
+    if (m.func(func).created_from != loc.func) return out;
+    const auto inner = m.inner_extents(loc);
+    for (const std::string &arg : m.func(func).pure_args) {
+        auto it = inner.find(arg);
+        LoopNest::InnerExtent e = it == inner.end() ? LoopNest::InnerExtent{} : it->second;
+        if (!e.constant) continue;
         Directive d;
         d.kind = Directive::Kind::BoundStorage;
         d.func = func;
         d.loops = {{arg, false}};
-        d.factor = extent;
+        d.factor = e.extent;
         out.push_back(d);
     }
     return out;
@@ -466,7 +463,7 @@ void ComputeLocationStep::fields_to_json(json &j) const {
 void StoreAtStep::replay(LoopNest &m) const {
     if (location.kind != LocationKind::At) throw InvalidState("store_at needs a loop");
     // Its storage is bounded by the tile it is computed in (tile_storage_bounds).
-    if (m.has(func_) && m.func(func_).dag_index < 0) throw InvalidState("store_at of intermediate '" + func_ + "'");
+    if (is_cache_write_intermediate(m, func_)) throw InvalidState("store_at of cache write '" + func_ + "'");
     check_location(m, func_, location);
 }
 
