@@ -42,12 +42,13 @@ struct Args {
     double test_share = 0.2;
     std::string target = default_target;
     int importance = 0;  // print this many of the most used features
+    std::string dump;    // write the random split's test predictions here (CSV)
     ansor::PackSumParams model;  // the search's defaults unless overridden
 };
 
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr, "%s\nusage: ansor_model_accuracy LOG [LOG...] [--seed N] [--test-share 0.2] [--target T]\n"
-                 "       [--importance N] [--max-depth D] [--eta E] [--max-rounds R] [--min-weight W]\n",
+                 "       [--importance N] [--dump CSV] [--max-depth D] [--eta E] [--max-rounds R] [--min-weight W]\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -67,6 +68,7 @@ Args parse(int argc, char **argv) {
             else if (arg == "--test-share") a.test_share = std::stod(value);
             else if (arg == "--target") a.target = value;
             else if (arg == "--importance") a.importance = std::stoi(value);
+            else if (arg == "--dump") a.dump = value;
             else if (arg == "--max-depth") a.model.max_depth = std::stoi(value);
             else if (arg == "--eta") a.model.eta = std::stod(value);
             else if (arg == "--max-rounds") a.model.max_rounds = std::stoi(value);
@@ -108,6 +110,7 @@ std::vector<ansor::ProgramGroup> train_and_score(const std::vector<DatasetPipeli
     for (size_t p = 0; p < pipelines.size(); p++) {
         if (test[p].empty()) continue;
         ansor::ProgramGroup g;
+        g.name = pipelines[p].name;
         g.predicted = model.predict(pipelines[p].programs.subset(test[p])).programs;
         for (size_t i : test[p]) g.truth.push_back(pipelines[p].labels[i]);
         groups.push_back(std::move(g));
@@ -184,6 +187,17 @@ void print_importance(const std::vector<double> &gains, int top) {
     }
 }
 
+// pipeline,truth,predicted per test program, for studying the misordered pairs.
+void dump_predictions(const std::vector<ansor::ProgramGroup> &groups, const std::string &path) {
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (!f) throw ansor::UserError("cannot write " + path);
+    std::fprintf(f, "pipeline,truth,predicted\n");
+    for (const auto &g : groups) {
+        for (size_t i = 0; i < g.truth.size(); i++) std::fprintf(f, "%s,%.6g,%.6g\n", g.name.c_str(), g.truth[i], g.predicted[i]);
+    }
+    std::fclose(f);
+}
+
 void evaluate_random_split(const std::vector<DatasetPipeline> &pipelines, const Args &args) {
     std::vector<Indices> train, test;
     random_split(pipelines, args.test_share, args.seed, train, test);
@@ -193,7 +207,13 @@ void evaluate_random_split(const std::vector<DatasetPipeline> &pipelines, const 
     char note[160];
     std::snprintf(note, sizeof note, "train %zu programs, test %zu, %zu pipelines", count(train), count(test),
                   pipelines.size());
+    for (const auto &g : groups) {
+        char n[64];
+        std::snprintf(n, sizeof n, "%zu test programs", g.truth.size());
+        print_line("random_split " + g.name, ansor::grouped_ranking_metrics({g}, kTopK), n);
+    }
     print_line("random_split", ansor::grouped_ranking_metrics(groups, kTopK), note);
+    if (!args.dump.empty()) dump_predictions(groups, args.dump);
     print_line("random_split chance", ansor::chance_ranking_metrics(groups, kTopK), "a random ranking, same test sets");
     // All test programs as one group: labels are normalised per pipeline, so
     // this also asks whether scores are comparable across pipelines.

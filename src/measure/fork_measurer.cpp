@@ -57,17 +57,18 @@ size_t reference_bytes(const PipelineDAG &dag) {
         }
         std::vector<double> times;
         double spent = 0;
-        for (int i = 0; i < o.repeats; i++) {
+        for (int i = 0; i < std::max(o.repeats, o.max_repeats); i++) {
             double t0 = now_s();
             runner.run();
             double dt = now_s() - t0;
             times.push_back(dt * 1e3);
             spent += dt;
+            if (i + 1 >= o.repeats && spent >= o.min_seconds) break;
             // Slow candidates need fewer repeats to rank.
             if (i >= 2 && spent > 1.0) break;
         }
         std::sort(times.begin(), times.end());
-        std::printf("%sok %.6f %.6f 0\n", result_marker, times.front(), times[times.size() / 2]);
+        std::printf("%sok %.6f %.6f 0 %zu\n", result_marker, times.front(), times[times.size() / 2], times.size());
     } catch (const std::exception &e) {
         std::printf("error: %s\n", e.what());
     }
@@ -152,11 +153,13 @@ MeasureResult ForkMeasurer::run_child(const State *state, double timeout_s) {
         std::string line = text.substr(at + strlen(result_marker));
         char verdict[16] = {0};
         double a = 0, b = 0, err = 0;
-        std::sscanf(line.c_str(), "%15s %lf %lf %lf", verdict, &a, &b, &err);
+        int runs = 0;
+        std::sscanf(line.c_str(), "%15s %lf %lf %lf %d", verdict, &a, &b, &err, &runs);
         if (std::string(verdict) == "ok") {
             r.ok = true;
             r.min_ms = a;
             r.median_ms = b;
+            r.runs = runs;
         } else {
             r.error = "wrong output: relative error " + std::to_string(err) + " exceeds tolerance";
         }

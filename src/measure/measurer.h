@@ -21,6 +21,7 @@ struct MeasureResult {
     double min_ms = 0;
     double median_ms = 0;
     double seconds = 0;  // wall time spent on this candidate, compile included
+    int runs = 0;        // timed runs behind min_ms and median_ms
 };
 
 class Measurer {
@@ -34,6 +35,11 @@ struct MeasureOptions {
     int threads = 1;
     double timeout_s = 30;
     int repeats = 10;
+    // Timed runs continue past `repeats` until this much time is spent (at
+    // most max_repeats runs): the min of ten runs of a 1 ms program spans
+    // 10 ms, and one pause of this shared VM's other vCPU covers all of them.
+    double min_seconds = 0.2;
+    int max_repeats = 1000;
     double tolerance = 1e-3;
 };
 

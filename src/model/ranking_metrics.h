@@ -6,6 +6,7 @@
 // matters, except for r_squared.
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace ansor {
@@ -38,6 +39,7 @@ struct RankingMetrics {
 
 struct ProgramGroup {
     std::vector<double> truth, predicted;
+    std::string name;  // for reports only
 };
 
 RankingMetrics grouped_ranking_metrics(const std::vector<ProgramGroup> &groups, size_t k);

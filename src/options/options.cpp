@@ -58,6 +58,7 @@ const std::map<std::string, Setter> &setters() {
         {"HL_ANSOR_SEED", [](Options &o, auto &n, auto &v) { o.seed = (uint64_t)parse_int(n, v, 0, INT64_MAX); }},
         {"HL_ANSOR_TIMEOUT", [](Options &o, auto &n, auto &v) { o.timeout_s = parse_double(n, v, 0.1, 86400); }},
         {"HL_ANSOR_REPEATS", [](Options &o, auto &n, auto &v) { o.repeats = (int)parse_int(n, v, 1, 10000); }},
+        {"HL_ANSOR_MEASURE_SECONDS", [](Options &o, auto &n, auto &v) { o.measure_seconds = parse_double(n, v, 0, 60); }},
         {"HL_ANSOR_TOLERANCE", [](Options &o, auto &n, auto &v) { o.tolerance = parse_double(n, v, 0, 1); }},
         {"HL_ANSOR_MAX_INNERMOST_FACTOR", [](Options &o, auto &n, auto &v) { o.max_innermost_factor = parse_int(n, v, 1, 4096); }},
         {"HL_ANSOR_VECTOR_TILE_BIAS", [](Options &o, auto &n, auto &v) { o.vector_tile_bias = parse_double(n, v, 0, 1); }},
@@ -91,6 +92,8 @@ const std::map<std::string, std::string> &Options::documentation() {
         {"HL_ANSOR_SEED", "random seed of the search (default 0)"},
         {"HL_ANSOR_TIMEOUT", "seconds one candidate may take to compile and run before it counts as hung (default 30)"},
         {"HL_ANSOR_REPEATS", "timed runs per candidate after one warm-up; min and median are kept (default 10)"},
+        {"HL_ANSOR_MEASURE_SECONDS", "timed runs go on past HL_ANSOR_REPEATS until this many seconds are spent, at most "
+                                     "1000 runs (default 0.2): a short window is easily covered by one pause of a shared machine"},
         {"HL_ANSOR_TOLERANCE", "relative error allowed on float outputs against the reference (default 1e-3)"},
         {"HL_ANSOR_MAX_INNERMOST_FACTOR", "largest innermost tile size drawn (default 64)"},
         {"HL_ANSOR_VECTOR_TILE_BIAS", "probability that the innermost space loop's tile sizes are drawn among those "

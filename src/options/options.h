@@ -13,6 +13,7 @@ struct Options {
     uint64_t seed = 0;               // HL_ANSOR_SEED: random seed of the search
     double timeout_s = 30;           // HL_ANSOR_TIMEOUT: per-candidate compile+run limit
     int repeats = 10;                // HL_ANSOR_REPEATS: timed runs per candidate (after one warm-up)
+    double measure_seconds = 0.2;    // HL_ANSOR_MEASURE_SECONDS: timed runs go on until this much time is spent
     double tolerance = 1e-3;         // HL_ANSOR_TOLERANCE: relative error allowed on float outputs
     int64_t max_innermost_factor = 64;  // HL_ANSOR_MAX_INNERMOST_FACTOR: largest innermost tile
     double vector_tile_bias = 0.8;   // HL_ANSOR_VECTOR_TILE_BIAS: see AnnotationOptions

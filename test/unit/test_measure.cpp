@@ -21,6 +21,7 @@ MeasureOptions options() {
     o.target = cpu();
     o.threads = 2;
     o.repeats = 1;
+    o.min_seconds = 0;  // these tests check outputs, not times
     o.timeout_s = 60;
     return o;
 }
@@ -104,4 +105,34 @@ TEST_CASE("target: AVX512-FP16 is dropped only when the CPU lacks it") {
     Halide::Target m = measurement_target(t);
     CHECK_FALSE(m.has_feature(Halide::Target::NoRuntime));
     CHECK(m.has_feature(Halide::Target::AVX512_SapphireRapids) == cpu_has_avx512_fp16());
+}
+
+TEST_CASE("measure: timed runs go on past the repeats until the time window is spent") {
+    ansor_test::Pipe p = ansor_test::make_elementwise_chain();
+    PipelineDAG dag(p.functions(), 2);
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, cpu(), ao);
+    ProgramSampler sampler(generate_sketches({dag, cpu()}), annotator);
+    std::mt19937_64 rng(3);
+    std::optional<State> program = sampler.sample(rng);
+    REQUIRE(program);
+
+    MeasureOptions o = options();
+    o.repeats = 3;
+    SUBCASE("no window: exactly the repeats") {
+        o.min_seconds = 0;
+        MeasureResult r = ForkMeasurer(dag, o).measure({*program})[0];
+        REQUIRE_MESSAGE(r.ok, r.error);
+        CHECK(r.runs == 3);
+    }
+    SUBCASE("a window no fast program fills: max_repeats runs") {
+        // A program of microseconds cannot spend 60 s in 40 runs, nor 1 s in
+        // them (the early stop for slow programs), so all 40 happen.
+        o.min_seconds = 60;
+        o.max_repeats = 40;
+        MeasureResult r = ForkMeasurer(dag, o).measure({*program})[0];
+        REQUIRE_MESSAGE(r.ok, r.error);
+        CHECK(r.runs == 40);
+    }
 }

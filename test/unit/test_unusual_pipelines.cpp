@@ -61,6 +61,7 @@ void check_autoscheduled_matches_root(const Maker &make) {
     Options options;
     options.trials = 3;
     options.repeats = 1;
+    options.measure_seconds = 0;
     options.progress = false;
     AutoscheduleResult result = autoschedule(functions(outputs), cpu, 2, options);
     CAPTURE(result.schedule_source);
