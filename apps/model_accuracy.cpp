@@ -43,12 +43,14 @@ struct Args {
     std::string target = default_target;
     int importance = 0;  // print this many of the most used features
     std::string dump;    // write the random split's test predictions here (CSV)
+    bool per_pipeline = false;  // random split: one model per pipeline instead of one for all
     ansor::PackSumParams model;  // the search's defaults unless overridden
 };
 
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr, "%s\nusage: ansor_model_accuracy LOG [LOG...] [--seed N] [--test-share 0.2] [--target T]\n"
-                 "       [--importance N] [--dump CSV] [--max-depth D] [--eta E] [--max-rounds R] [--min-weight W]\n",
+                 "       [--importance N] [--dump CSV] [--per-pipeline-model] [--objective square|pairwise]\n"
+                 "       [--max-depth D] [--eta E] [--max-rounds R] [--min-weight W]\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -61,6 +63,10 @@ Args parse(int argc, char **argv) {
             a.logs.push_back(arg);
             continue;
         }
+        if (arg == "--per-pipeline-model") {
+            a.per_pipeline = true;
+            continue;
+        }
         if (i + 1 >= argc) usage(arg + " needs a value");
         std::string value = argv[++i];
         try {
@@ -69,6 +75,11 @@ Args parse(int argc, char **argv) {
             else if (arg == "--target") a.target = value;
             else if (arg == "--importance") a.importance = std::stoi(value);
             else if (arg == "--dump") a.dump = value;
+            else if (arg == "--objective") {
+                if (value == "square") a.model.objective = ansor::PackSumParams::Objective::WeightedSquare;
+                else if (value == "pairwise") a.model.objective = ansor::PackSumParams::Objective::Pairwise;
+                else usage("--objective must be square or pairwise");
+            }
             else if (arg == "--max-depth") a.model.max_depth = std::stoi(value);
             else if (arg == "--eta") a.model.eta = std::stod(value);
             else if (arg == "--max-rounds") a.model.max_rounds = std::stoi(value);
@@ -96,15 +107,17 @@ std::vector<ansor::ProgramGroup> train_and_score(const std::vector<DatasetPipeli
                                                  std::vector<double> *gains = nullptr) {
     ansor::ProgramBatch batch(ansor::features::kCount);
     std::vector<float> labels;
+    std::vector<int> pipeline_of;
     for (size_t p = 0; p < pipelines.size(); p++) {
         for (size_t i : train[p]) {
+            pipeline_of.push_back((int)p);
             const auto &programs = pipelines[p].programs;
             batch.add(programs.rows.data() + programs.begin[i] * programs.num_features, programs.statements(i));
             labels.push_back((float)pipelines[p].labels[i]);
         }
     }
     ansor::PackSumXGBoost model(ansor::features::kCount, params);
-    model.train(batch, labels);
+    model.train(batch, labels, pipeline_of);
     if (gains) *gains = model.feature_gains();
     std::vector<ansor::ProgramGroup> groups;
     for (size_t p = 0; p < pipelines.size(); p++) {
@@ -202,7 +215,19 @@ void evaluate_random_split(const std::vector<DatasetPipeline> &pipelines, const 
     std::vector<Indices> train, test;
     random_split(pipelines, args.test_share, args.seed, train, test);
     std::vector<double> gains;
-    std::vector<ansor::ProgramGroup> groups = train_and_score(pipelines, train, test, args.model, &gains);
+    std::vector<ansor::ProgramGroup> groups;
+    if (args.per_pipeline) {
+        // Each pipeline's model sees only its own training programs.
+        for (size_t p = 0; p < pipelines.size(); p++) {
+            std::vector<Indices> tr(pipelines.size()), te(pipelines.size());
+            tr[p] = train[p];
+            te[p] = test[p];
+            if (tr[p].empty()) continue;
+            for (auto &g : train_and_score(pipelines, tr, te, args.model)) groups.push_back(std::move(g));
+        }
+    } else {
+        groups = train_and_score(pipelines, train, test, args.model, &gains);
+    }
     print_importance(gains, args.importance);
     char note[160];
     std::snprintf(note, sizeof note, "train %zu programs, test %zu, %zu pipelines", count(train), count(test),

@@ -2,7 +2,7 @@
 // can be trusted: the test-retest agreement bounds what any cost model can
 // reach on them (docs/model_accuracy.md, "label noise").
 //
-//   ansor_remeasure LOG --op gmm:0 [--programs 40] [--seed 0] [--out NEW_LOG]
+//   ansor_remeasure LOG --op gmm:0 [--programs 40] [--seed 0] [--timeout 30] [--out NEW_LOG]
 //
 // Picks up to --programs distinct successful programs of the operator's
 // pipeline from LOG at random (seeded), measures each once more exactly as
@@ -40,10 +40,12 @@ struct Args {
     std::string log, op, out;
     int programs = 40;
     uint64_t seed = 0;
+    double timeout_s = 30;  // the search's default
 };
 
 [[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr, "%s\nusage: ansor_remeasure LOG --op gmm:0 [--programs 40] [--seed 0] [--out NEW_LOG]\n",
+    std::fprintf(stderr, "%s\nusage: ansor_remeasure LOG --op gmm:0 [--programs 40] [--seed 0] [--timeout 30]\n"
+                 "       [--out NEW_LOG]\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -64,6 +66,7 @@ Args parse(int argc, char **argv) {
             else if (arg == "--out") a.out = value;
             else if (arg == "--programs") a.programs = std::stoi(value);
             else if (arg == "--seed") a.seed = std::stoull(value);
+            else if (arg == "--timeout") a.timeout_s = std::stod(value);
             else usage("unknown flag " + arg);
         } catch (const std::logic_error &) {
             usage("bad value for " + arg + ": " + value);
@@ -72,6 +75,7 @@ Args parse(int argc, char **argv) {
     if (a.log.empty()) usage("no tuning log given");
     if (a.op.empty()) usage("--op is required");
     if (a.programs < 2) usage("--programs must be at least 2");
+    if (!(a.timeout_s > 0)) usage("--timeout must be positive");
     if (!a.out.empty() && a.out == a.log) usage("--out must not be the log being read");
     return a;
 }
@@ -145,6 +149,7 @@ int main(int argc, char **argv) {
         ansor::MeasureOptions mo;  // the search's defaults
         mo.target = ansor::measurement_target(target);
         mo.threads = kParallelism;
+        mo.timeout_s = args.timeout_s;
         ansor::ForkMeasurer measurer(dag, mo);
         std::optional<ansor::TuningLog> out;
         if (!args.out.empty()) out.emplace(args.out);
@@ -155,8 +160,8 @@ int main(int argc, char **argv) {
             const ansor::TuningRecord &r = *picked[i];
             ansor::MeasureResult m = measurer.measure({*r.state})[0];
             if (out) out->append(key, target, *r.state, m);
-            std::fprintf(stderr, "[remeasure] %zu/%zu  old %.4f ms  new %s\n", i + 1, picked.size(), r.min_ms,
-                         m.ok ? std::to_string(m.min_ms).c_str() : m.error.c_str());
+            std::fprintf(stderr, "[remeasure] %zu/%zu  old %.4f ms  new %s  (%.1f s)\n", i + 1, picked.size(), r.min_ms,
+                         m.ok ? std::to_string(m.min_ms).c_str() : m.error.c_str(), m.seconds);
             if (!m.ok) {
                 failed_now++;
                 continue;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <map>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -106,11 +107,62 @@ struct EarlyStopping {
     }
 };
 
-std::vector<float> pick(const std::vector<float> &v, const std::vector<size_t> &idx) {
-    std::vector<float> out;
+template <typename T>
+std::vector<T> pick(const std::vector<T> &v, const std::vector<size_t> &idx) {
+    std::vector<T> out;
     out.reserve(idx.size());
     for (size_t i : idx) out.push_back(v[i]);
     return out;
+}
+
+// The pairwise objective's pairs: (faster, slower, weight |Δy|) for every
+// two programs of one group with different labels.
+struct OrderedPair {
+    uint32_t faster, slower;
+    float weight;
+};
+using PairList = std::vector<OrderedPair>;
+
+PairList ordered_pairs(const std::vector<float> &y, const std::vector<int> &groups) {
+    std::map<int, std::vector<uint32_t>> members;
+    for (size_t i = 0; i < y.size(); i++) members[groups[i]].push_back((uint32_t)i);
+    PairList pairs;
+    for (const auto &[group, m] : members) {
+        for (size_t a = 0; a < m.size(); a++) {
+            for (size_t b = 0; b < a; b++) {
+                const float ya = y[m[a]], yb = y[m[b]];
+                if (ya == yb) continue;
+                pairs.push_back(ya > yb ? OrderedPair{m[a], m[b], ya - yb} : OrderedPair{m[b], m[a], yb - ya});
+            }
+        }
+    }
+    return pairs;
+}
+
+// Gradient and diagonal Hessian of Σ w·log(1 + exp(-(P_faster − P_slower)))
+// per program, copied to each of its rows; returns the mean loss per unit weight.
+double pairwise_gradients(const PairList &pairs, const std::vector<double> &sums, const ProgramBatch &programs,
+                          std::vector<float> &grad, std::vector<float> &hess) {
+    std::vector<double> g(programs.programs(), 0.0), h(programs.programs(), 0.0);
+    double loss = 0, total = 0;
+    for (const OrderedPair &p : pairs) {
+        const double d = sums[p.faster] - sums[p.slower];
+        const double wrong = 1 / (1 + std::exp(d));  // σ(−d): the probability the order is wrong
+        loss += p.weight * (d > 30 ? std::exp(-d) : std::log1p(std::exp(-d)));
+        total += p.weight;
+        g[p.faster] -= p.weight * wrong;
+        g[p.slower] += p.weight * wrong;
+        const double curvature = p.weight * wrong * (1 - wrong);
+        h[p.faster] += curvature;
+        h[p.slower] += curvature;
+    }
+    for (size_t i = 0; i < programs.programs(); i++) {
+        for (size_t r = programs.begin[i]; r < programs.begin[i + 1]; r++) {
+            grad[r] = (float)g[i];
+            hess[r] = (float)std::max(h[i], 1e-6);
+        }
+    }
+    return total > 0 ? loss / total : 0.0;
 }
 
 }  // namespace
@@ -191,10 +243,14 @@ int PackSumXGBoost::rounds() const {
     return n;
 }
 
-void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &labels) {
+void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &labels, const std::vector<int> &groups) {
     if (data.num_features != num_features_) {
         throw std::invalid_argument("PackSumXGBoost::train: batch has " + std::to_string(data.num_features) +
                                     " features, the model " + std::to_string(num_features_));
+    }
+    if (!groups.empty() && groups.size() != data.programs()) {
+        throw std::invalid_argument("PackSumXGBoost::train: " + std::to_string(groups.size()) + " groups for " +
+                                    std::to_string(data.programs()) + " programs");
     }
     if (labels.size() != data.programs()) {
         throw std::invalid_argument("PackSumXGBoost::train: " + std::to_string(labels.size()) + " labels for " +
@@ -220,6 +276,9 @@ void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &l
     if (validate) held_in = data.subset(train_idx);
     const ProgramBatch &train_set = validate ? held_in : data;
     const std::vector<float> train_y = validate ? pick(labels, train_idx) : labels;
+    const std::vector<int> train_g = groups.empty() ? std::vector<int>(train_idx.size(), 0) : pick(groups, train_idx);
+    const PairList pairs = params_.objective == PackSumParams::Objective::Pairwise ? ordered_pairs(train_y, train_g)
+                                                                                     : PairList{};
     const std::vector<float> train_w = program_weights(train_y, params_.min_weight);
     if (train_set.statements() == 0) return;
     const ProgramBatch valid_set = data.subset(valid_idx);
@@ -239,13 +298,16 @@ void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &l
     for (; done < params_.max_rounds; done++) {
         std::vector<double> sums = program_sums(train_set, row_margins(booster.get(), dtrain, true, rows));
         // The training loss of the first `done` trees.
-        if (!dvalid && done > 0 && stopping.stop(weighted_loss(sums, train_y, train_w), done)) break;
+        const bool pairwise = params_.objective == PackSumParams::Objective::Pairwise;
+        const double loss = pairwise ? pairwise_gradients(pairs, sums, train_set, grad, hess)
+                                     : weighted_loss(sums, train_y, train_w);
+        if (!dvalid && done > 0 && stopping.stop(loss, done)) break;
         // Every row of a program shares its program's gradient: with
         // P = Σ_s f(s), ∂/∂f(s) of ½·w·(P − y)² is w·(P − y) for each s, and
         // the diagonal second derivative is w. (The ½ only rescales the
         // loss; it matches XGBoost's own squared error, so eta and gamma
         // keep their usual scale.)
-        for (size_t p = 0; p < train_set.programs(); p++) {
+        for (size_t p = 0; !pairwise && p < train_set.programs(); p++) {
             const float g = (float)(train_w[p] * (sums[p] - train_y[p]));
             for (size_t r = train_set.begin[p]; r < train_set.begin[p + 1]; r++) {
                 grad[r] = g;

@@ -65,6 +65,13 @@ struct PackSumParams {
     // makes failures and very slow programs still pull their predictions
     // towards 0, at a tenth of the weight of the best program.
     double min_weight = 0.1;
+    // The objective on the pack sums P. Ansor's: the weighted squared error
+    // above. Pairwise: for every two programs of one group (pipeline) with
+    // different labels, the logistic loss log(1 + exp(-(P_faster - P_slower)))
+    // weighted by |y_faster - y_slower|, which only asks for the right order
+    // (scores are then not throughputs, only ranks).
+    enum class Objective { WeightedSquare, Pairwise };
+    Objective objective = Objective::WeightedSquare;
     int nthread = 1;
     uint64_t seed = 0;
 };
@@ -86,7 +93,9 @@ public:
     // Trains a new booster from scratch (the old one is dropped).
     // labels[i] is program i's target, a normalised throughput in [0, 1].
     // Without programs the model goes back to untrained.
-    void train(const ProgramBatch &data, const std::vector<float> &labels);
+    // `groups[i]` names program i's pipeline: the pairwise objective only
+    // compares programs of one group (empty: all programs form one group).
+    void train(const ProgramBatch &data, const std::vector<float> &labels, const std::vector<int> &groups = {});
     // Until the first train() or load(), predictions are all 0.
     bool trained() const { return booster_ != nullptr; }
     // Trees in the model (boosting rounds kept).
