@@ -63,7 +63,7 @@ size_t reference_bytes(const PipelineDAG &dag) {
             double dt = now_s() - t0;
             times.push_back(dt * 1e3);
             spent += dt;
-            if (i + 1 >= o.repeats && spent >= o.min_seconds) break;
+            if (i + 1 >= o.repeats && spent >= o.measure_seconds) break;
             // Slow candidates need fewer repeats to rank.
             if (i >= 2 && spent > 1.0) break;
         }

@@ -38,7 +38,7 @@ struct MeasureOptions {
     // Timed runs continue past `repeats` until this much time is spent (at
     // most max_repeats runs): the min of ten runs of a 1 ms program spans
     // 10 ms, and one pause of this shared VM's other vCPU covers all of them.
-    double min_seconds = 0.2;
+    double measure_seconds = 0.2;
     int max_repeats = 1000;
     double tolerance = 1e-3;
 };

@@ -139,10 +139,11 @@ PairList ordered_pairs(const std::vector<float> &y, const std::vector<int> &grou
     return pairs;
 }
 
-// Gradient and diagonal Hessian of Σ w·log(1 + exp(-(P_faster − P_slower)))
-// per program, copied to each of its rows; returns the mean loss per unit weight.
-double pairwise_gradients(const PairList &pairs, const std::vector<double> &sums, const ProgramBatch &programs,
-                          std::vector<float> &grad, std::vector<float> &hess) {
+// Mean of w·log(1 + exp(-(P_faster − P_slower))) per unit weight. With
+// grad and hess given, also its gradient and diagonal Hessian per program,
+// copied to each of the program's rows.
+double pairwise_loss(const PairList &pairs, const std::vector<double> &sums, const ProgramBatch &programs,
+                     std::vector<float> *grad = nullptr, std::vector<float> *hess = nullptr) {
     std::vector<double> g(programs.programs(), 0.0), h(programs.programs(), 0.0);
     double loss = 0, total = 0;
     for (const OrderedPair &p : pairs) {
@@ -156,10 +157,10 @@ double pairwise_gradients(const PairList &pairs, const std::vector<double> &sums
         h[p.faster] += curvature;
         h[p.slower] += curvature;
     }
-    for (size_t i = 0; i < programs.programs(); i++) {
+    for (size_t i = 0; grad && hess && i < programs.programs(); i++) {
         for (size_t r = programs.begin[i]; r < programs.begin[i + 1]; r++) {
-            grad[r] = (float)g[i];
-            hess[r] = (float)std::max(h[i], 1e-6);
+            (*grad)[r] = (float)g[i];
+            (*hess)[r] = (float)std::max(h[i], 1e-6);
         }
     }
     return total > 0 ? loss / total : 0.0;
@@ -276,14 +277,21 @@ void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &l
     if (validate) held_in = data.subset(train_idx);
     const ProgramBatch &train_set = validate ? held_in : data;
     const std::vector<float> train_y = validate ? pick(labels, train_idx) : labels;
-    const std::vector<int> train_g = groups.empty() ? std::vector<int>(train_idx.size(), 0) : pick(groups, train_idx);
-    const PairList pairs = params_.objective == PackSumParams::Objective::Pairwise ? ordered_pairs(train_y, train_g)
-                                                                                     : PairList{};
+    const bool pairwise = params_.objective == PackSumParams::Objective::Pairwise;
+    const std::vector<int> all_one_group(n, 0);
+    const std::vector<int> &group_of = groups.empty() ? all_one_group : groups;
+    const PairList train_pairs = pairwise ? ordered_pairs(train_y, pick(group_of, train_idx)) : PairList{};
     const std::vector<float> train_w = program_weights(train_y, params_.min_weight);
     if (train_set.statements() == 0) return;
     const ProgramBatch valid_set = data.subset(valid_idx);
     const std::vector<float> valid_y = pick(labels, valid_idx);
     const std::vector<float> valid_w = program_weights(valid_y, params_.min_weight);
+    const PairList valid_pairs = pairwise ? ordered_pairs(valid_y, pick(group_of, valid_idx)) : PairList{};
+    // The objective's value on a set: the stopping criterion.
+    auto set_loss = [&](const std::vector<double> &sums, bool valid) {
+        if (pairwise) return pairwise_loss(valid ? valid_pairs : train_pairs, sums, valid ? valid_set : train_set);
+        return valid ? weighted_loss(sums, valid_y, valid_w) : weighted_loss(sums, train_y, train_w);
+    };
 
     // Trained into a local booster so that an error leaves the model untrained.
     DMatrix dtrain(train_set, params_.nthread);
@@ -298,26 +306,27 @@ void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &l
     for (; done < params_.max_rounds; done++) {
         std::vector<double> sums = program_sums(train_set, row_margins(booster.get(), dtrain, true, rows));
         // The training loss of the first `done` trees.
-        const bool pairwise = params_.objective == PackSumParams::Objective::Pairwise;
-        const double loss = pairwise ? pairwise_gradients(pairs, sums, train_set, grad, hess)
-                                     : weighted_loss(sums, train_y, train_w);
-        if (!dvalid && done > 0 && stopping.stop(loss, done)) break;
-        // Every row of a program shares its program's gradient: with
-        // P = Σ_s f(s), ∂/∂f(s) of ½·w·(P − y)² is w·(P − y) for each s, and
-        // the diagonal second derivative is w. (The ½ only rescales the
-        // loss; it matches XGBoost's own squared error, so eta and gamma
-        // keep their usual scale.)
-        for (size_t p = 0; !pairwise && p < train_set.programs(); p++) {
-            const float g = (float)(train_w[p] * (sums[p] - train_y[p]));
-            for (size_t r = train_set.begin[p]; r < train_set.begin[p + 1]; r++) {
-                grad[r] = g;
-                hess[r] = train_w[p];
+        if (!dvalid && done > 0 && stopping.stop(set_loss(sums, false), done)) break;
+        if (pairwise) {
+            pairwise_loss(train_pairs, sums, train_set, &grad, &hess);
+        } else {
+            // Every row of a program shares its program's gradient: with
+            // P = Σ_s f(s), ∂/∂f(s) of ½·w·(P − y)² is w·(P − y) for each s,
+            // and the diagonal second derivative is w. (The ½ only rescales
+            // the loss; it matches XGBoost's own squared error, so eta and
+            // gamma keep their usual scale.)
+            for (size_t p = 0; p < train_set.programs(); p++) {
+                const float g = (float)(train_w[p] * (sums[p] - train_y[p]));
+                for (size_t r = train_set.begin[p]; r < train_set.begin[p + 1]; r++) {
+                    grad[r] = g;
+                    hess[r] = train_w[p];
+                }
             }
         }
         XGB_CHECK(XGBoosterBoostOneIter, booster.get(), dtrain.get(), grad.data(), hess.data(), rows);
         if (dvalid) {
             const float *m = row_margins(booster.get(), *dvalid, false, valid_set.statements());
-            if (stopping.stop(weighted_loss(program_sums(valid_set, m), valid_y, valid_w), done + 1)) {
+            if (stopping.stop(set_loss(program_sums(valid_set, m), true), done + 1)) {
                 done++;
                 break;
             }

@@ -95,7 +95,7 @@ AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &o
         mo.threads = dag.parallelism();
         mo.timeout_s = options.timeout_s;
         mo.repeats = options.repeats;
-        mo.min_seconds = options.measure_seconds;
+        mo.measure_seconds = options.measure_seconds;
         mo.tolerance = options.tolerance;
         ForkMeasurer measurer(dag, mo);
         if (options.progress) {

@@ -81,7 +81,7 @@ MeasureOptions measure_options() {
     o.target = cpu();
     o.threads = 2;
     o.repeats = 1;
-    o.min_seconds = 0;
+    o.measure_seconds = 0;
     o.timeout_s = 60;
     return o;
 }

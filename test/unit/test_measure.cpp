@@ -21,7 +21,7 @@ MeasureOptions options() {
     o.target = cpu();
     o.threads = 2;
     o.repeats = 1;
-    o.min_seconds = 0;  // these tests check outputs, not times
+    o.measure_seconds = 0;  // these tests check outputs, not times
     o.timeout_s = 60;
     return o;
 }
@@ -121,7 +121,7 @@ TEST_CASE("measure: timed runs go on past the repeats until the time window is s
     MeasureOptions o = options();
     o.repeats = 3;
     SUBCASE("no window: exactly the repeats") {
-        o.min_seconds = 0;
+        o.measure_seconds = 0;
         MeasureResult r = ForkMeasurer(dag, o).measure({*program})[0];
         REQUIRE_MESSAGE(r.ok, r.error);
         CHECK(r.runs == 3);
@@ -129,7 +129,7 @@ TEST_CASE("measure: timed runs go on past the repeats until the time window is s
     SUBCASE("a window no fast program fills: max_repeats runs") {
         // A program of microseconds cannot spend 60 s in 40 runs, nor 1 s in
         // them (the early stop for slow programs), so all 40 happen.
-        o.min_seconds = 60;
+        o.measure_seconds = 60;
         o.max_repeats = 40;
         MeasureResult r = ForkMeasurer(dag, o).measure({*program})[0];
         REQUIRE_MESSAGE(r.ok, r.error);
