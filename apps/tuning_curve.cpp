@@ -3,7 +3,7 @@
 // one run. Answers "does the model-guided search reach random search's best
 // in fewer trials?" (issue 3) and the ablation of issue 4.
 //
-//   ansor_tuning_curve --op gmm:3 [--policies random,model,evolution,no-crossover,limited]
+//   ansor_tuning_curve --op gmm:3 [--policies random,model,evolution,no-crossover,uncapped,limited]
 //       [--seeds 0,1] [--trials 200] [--csv curve.csv] [--log programs.jsonl]
 //       [--vector-tile-bias 0.8]
 //
@@ -12,6 +12,7 @@
 //   model         the XGBoost model ranks fresh samples (no evolution)
 //   evolution     evolution with mutation and node-based crossover (the default search)
 //   no-crossover  evolution with mutation only
+//   uncapped      evolution without the per-round cap on one program structure
 //   limited       evolution restricted to one sketch (the first: a fixed tile structure)
 // Runs are interleaved round by round (every policy and seed measures one
 // round in turn), so machine drift hits all of them alike. --log appends
@@ -60,7 +61,7 @@ std::vector<std::string> split_commas(const std::string &s) {
 
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
-                 "%s\nusage: ansor_tuning_curve [--op gmm:3] [--policies random,model,evolution,no-crossover,limited] "
+                 "%s\nusage: ansor_tuning_curve [--op gmm:3] [--policies random,model,evolution,no-crossover,uncapped,limited] "
                  "[--seeds 0,1] [--trials 200] [--csv FILE] [--log FILE] [--vector-tile-bias P]\n",
                  problem.c_str());
     std::exit(2);
@@ -84,7 +85,7 @@ Args parse(int argc, char **argv) {
         else usage("unknown option " + flag);
     }
     for (const auto &p : a.policies) {
-        if (p != "random" && p != "model" && p != "evolution" && p != "no-crossover" && p != "limited") {
+        if (p != "random" && p != "model" && p != "evolution" && p != "no-crossover" && p != "uncapped" && p != "limited") {
             usage("unknown policy " + p);
         }
     }
@@ -98,6 +99,7 @@ ansor::TunerOptions tuner_options(const std::string &policy, uint64_t seed) {
     if (policy == "random") return ansor::with_policy(o, ansor::SearchPolicy::Random);
     if (policy == "model") return ansor::with_policy(o, ansor::SearchPolicy::Model);
     if (policy == "no-crossover") o.evolution.crossover_share = 0;
+    if (policy == "uncapped") o.evolution.max_structure_share = 1;
     return ansor::with_policy(o, ansor::SearchPolicy::Evolution);
 }
 

@@ -20,6 +20,7 @@ TunerOptions tuner_options_from(const Options &o, uint64_t seed) {
     t.evolution.generations = o.generations;
     t.evolution.mutation_probability = o.mutation_probability;
     t.evolution.crossover_share = o.crossover_share;
+    t.evolution.max_structure_share = o.structure_share;
     t.seed = seed;
     SearchPolicy policy = o.search == "random" ? SearchPolicy::Random
                         : o.search == "model"  ? SearchPolicy::Model

@@ -29,6 +29,7 @@ struct Options {
     int generations = 4;             // HL_ANSOR_GENERATIONS: evolution's generations per round
     double mutation_probability = 0.85;  // HL_ANSOR_MUTATION_PROB
     double crossover_share = 0.2;    // HL_ANSOR_CROSSOVER: share of children made by crossover
+    double structure_share = 0.5;    // HL_ANSOR_STRUCTURE_SHARE: most of a round one program structure may take
     std::string log;                 // HL_ANSOR_LOG: JSON-lines tuning log (read to resume, appended to)
 
     // Reads the process environment. Throws UserError for an unknown

@@ -35,6 +35,7 @@ TunerOptions tuner_options(const Options &o, size_t funcs) {
     t.evolution.generations = o.generations;
     t.evolution.mutation_probability = o.mutation_probability;
     t.evolution.crossover_share = o.crossover_share;
+    t.evolution.max_structure_share = o.structure_share;
     t.seed = o.seed;
     SearchPolicy policy = o.search == "random" ? SearchPolicy::Random
                         : o.search == "model"  ? SearchPolicy::Model

@@ -106,21 +106,40 @@ std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, i
         }
     }
 
-    // The best unmeasured programs of every generation, by key.
-    std::map<std::string, std::pair<double, State>> best;
+    // The best unmeasured programs of every generation: per structure, its
+    // `count` best predicted (more cannot be returned). Ties, as with an
+    // untrained model, are broken by a random draw, not by key text.
+    struct Candidate {
+        double score, tie;
+        std::string structure;
+        State state;
+    };
+    std::map<std::string, Candidate> best;  // by key
+    std::map<std::string, int> per_structure;
+    std::uniform_real_distribution<double> tie(0, 1);
+    auto better = [](const Candidate *a, const Candidate *b) {
+        return a->score != b->score ? a->score > b->score : a->tie > b->tie;
+    };
     auto remember = [&](const std::vector<State> &pop, const std::vector<ProgramPrediction> &pred) {
         for (size_t i = 0; i < pop.size(); i++) {
             if (!std::isfinite(pred[i].score)) continue;
             std::string key = pop[i].key();
             if (exclude.count(key) || best.count(key)) continue;
-            best.emplace(key, std::make_pair(pred[i].score, pop[i]));
+            std::string structure = pop[i].structure_key();
+            per_structure[structure]++;
+            best.emplace(key, Candidate{pred[i].score, tie(rng), std::move(structure), pop[i]});
         }
-        if ((int)best.size() <= count) return;
-        // Keep the top `count` only.
-        std::vector<std::pair<double, std::string>> order;
-        for (const auto &kv : best) order.push_back({kv.second.first, kv.first});
-        std::nth_element(order.begin(), order.begin() + count, order.end(), std::greater<>());
-        for (size_t i = count; i < order.size(); i++) best.erase(order[i].second);
+        // Trim structures over `count`, worst first.
+        std::map<std::string, std::vector<std::pair<const Candidate *, std::string>>> over;
+        for (const auto &kv : best) {
+            if (per_structure[kv.second.structure] > count) over[kv.second.structure].push_back({&kv.second, kv.first});
+        }
+        for (auto &kv : over) {
+            auto &v = kv.second;
+            std::sort(v.begin(), v.end(), [&](const auto &a, const auto &b) { return better(a.first, b.first); });
+            for (size_t i = count; i < v.size(); i++) best.erase(v[i].second);
+            per_structure[kv.first] = count;
+        }
     };
 
     for (int gen = 0; !population.empty(); gen++) {
@@ -130,14 +149,27 @@ std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, i
         population = next_generation(population, pred, rng);
     }
 
-    std::vector<std::pair<double, State>> ranked;
-    for (auto &kv : best) ranked.push_back(std::move(kv.second));
-    // Ties (an untrained model scores everything alike) are broken at
-    // random: the key order would favour programs by their text.
-    std::shuffle(ranked.begin(), ranked.end(), rng);
-    std::stable_sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    std::vector<const Candidate *> ranked;
+    for (const auto &kv : best) ranked.push_back(&kv.second);
+    std::sort(ranked.begin(), ranked.end(), better);
+    // Best predicted first, skipping a structure that has its share; what
+    // the cap left out fills the rest when nothing else is left.
+    const int cap = std::max(1, (int)std::ceil(options_.max_structure_share * count));
+    std::map<std::string, int> taken;
+    std::vector<const Candidate *> chosen, skipped;
+    for (const Candidate *c : ranked) {
+        if ((int)chosen.size() == count) break;
+        if (taken[c->structure] < cap) {
+            taken[c->structure]++;
+            chosen.push_back(c);
+        } else {
+            skipped.push_back(c);
+        }
+    }
+    for (size_t i = 0; i < skipped.size() && (int)chosen.size() < count; i++) chosen.push_back(skipped[i]);
+    std::stable_sort(chosen.begin(), chosen.end(), better);
     std::vector<State> out;
-    for (auto &r : ranked) out.push_back(std::move(r.second));
+    for (const Candidate *c : chosen) out.push_back(c->state);
     stats_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;
 }

@@ -22,6 +22,12 @@ struct EvolutionOptions {
     int generations = 4;
     double mutation_probability = 0.85;  // a child not made by crossover is mutated with this probability
     double crossover_share = 0.2;        // share of each generation made by crossover (0: mutation only)
+    // At most this share of the returned programs have one structure
+    // (State::structure_key), while programs of other structures are on
+    // offer; 1 returns the best predicted whatever their structure. Keeps the
+    // measured batches from converging on one sketch the model happens to
+    // favour before it has seen the others measured.
+    double max_structure_share = 0.5;
 };
 
 struct EvolutionStats {
@@ -36,8 +42,9 @@ public:
                        CostModel &model, EvolutionOptions options);
 
     // Up to `count` distinct states, best predicted first, whose keys are not
-    // in `exclude`. `seeds` (e.g. the best measured programs) join the first
-    // generation.
+    // in `exclude`, with no structure over max_structure_share of them unless
+    // nothing else is left. `seeds` (e.g. the best measured programs) join
+    // the first generation.
     std::vector<State> search(const std::vector<State> &seeds, int count, const std::set<std::string> &exclude,
                               std::mt19937_64 &rng);
 

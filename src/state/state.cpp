@@ -83,6 +83,20 @@ nlohmann::json State::to_json() const {
     return steps;
 }
 
+std::string State::structure_key() const {
+    std::string out;
+    for (const auto &s : steps()) {
+        const std::string kind = s->kind();
+        if (kind == "cache_write" || kind == "rfactor" || kind == "compute_inline" || kind == "compute_root") {
+            out += kind + " " + s->func() + ";";
+        } else if (auto at = std::dynamic_pointer_cast<const ComputeLocationStep>(s);
+                   at && at->location.kind == LocationKind::At) {
+            out += "compute_at " + s->func() + " " + at->location.func + ";";
+        }
+    }
+    return out;
+}
+
 State State::from_json(const PipelineDAG &dag, const nlohmann::json &j) {
     if (!j.is_array()) throw UserError("a schedule must be a JSON array of steps, got " + j.dump());
     State s(dag);

@@ -46,6 +46,12 @@ public:
     static State from_json(const PipelineDAG &dag, const nlohmann::json &j);
     // Canonical text of the steps: equal keys mean the same program.
     std::string key() const { return to_json().dump(); }
+    // The program's structure: which Funcs are inlined, computed at root or
+    // at which consumer, cache-written or rfactored; not tile sizes, loop
+    // order, the loop a Func is computed at, or annotations. Programs of one
+    // structure are fillings of one sketch; the search keeps several
+    // structures in each measured batch (see EvolutionOptions).
+    std::string structure_key() const;
 
 private:
     int rank(const std::string &func) const;

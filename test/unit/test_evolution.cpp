@@ -12,6 +12,8 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
+#include <set>
 
 using namespace ansor;
 
@@ -211,6 +213,58 @@ TEST_CASE("evolution: finds the optimum of a synthetic cost model that random sa
     CHECK(best_sampled < 1.0);
     CHECK(evolution.stats().mutations_ok > 0);
     CHECK(evolution.stats().crossovers_ok > 0);
+}
+
+TEST_CASE("evolution: no program structure takes more than its share of a batch while others are on offer") {
+    Setup m(ansor_test::make_matmul(256));
+    // A model sure that the cache-write sketch is best: every other
+    // structure scores below every cache-write program.
+    auto cache_written = [](const State &s) { return s.structure_key().find("cache_write") != std::string::npos; };
+    auto score = [&](const State &s) { return (cache_written(s) ? 2.0 : 1.0) + std::hash<std::string>()(s.key()) % 1000 * 1e-4; };
+    SyntheticModel model(score);
+    auto count_cache_written = [&](const std::vector<State> &batch) {
+        int n = 0;
+        for (const auto &s : batch) n += cache_written(s);
+        return n;
+    };
+    EvolutionOptions eo;
+    eo.population = 128;
+    eo.generations = 2;
+    std::mt19937_64 rng(5);
+    {
+        eo.max_structure_share = 0.5;
+        EvolutionarySearch evolution(m.sampler, m.annotator, annotation(), model, eo);
+        auto batch = evolution.search({}, 8, {}, rng);
+        REQUIRE(batch.size() == 8);
+        std::map<std::string, int> per_structure;
+        for (const auto &s : batch) per_structure[s.structure_key()]++;
+        for (const auto &kv : per_structure) CHECK(kv.second <= 4);
+        CHECK(count_cache_written(batch) >= 1);
+        CHECK(count_cache_written(batch) < 8);
+    }
+    {
+        eo.max_structure_share = 1;  // the cap lifted: the best predicted, all cache-written
+        EvolutionarySearch evolution(m.sampler, m.annotator, annotation(), model, eo);
+        auto batch = evolution.search({}, 8, {}, rng);
+        REQUIRE(batch.size() == 8);
+        CHECK(count_cache_written(batch) == 8);
+    }
+}
+
+TEST_CASE("evolution: an untrained model's ties are broken at random, not by the programs' text") {
+    Setup m(ansor_test::make_matmul(256));
+    SyntheticModel untrained([](const State &) { return 0.0; });
+    EvolutionOptions eo;
+    eo.population = 128;
+    eo.generations = 1;
+    eo.max_structure_share = 1;  // no cap: only the tie-breaking spreads the batch
+    EvolutionarySearch evolution(m.sampler, m.annotator, annotation(), untrained, eo);
+    std::mt19937_64 rng(9);
+    std::set<std::string> structures, sampled;
+    for (const auto &s : m.samples(64, rng)) sampled.insert(s.structure_key());
+    for (const auto &s : evolution.search({}, 16, {}, rng)) structures.insert(s.structure_key());
+    REQUIRE(sampled.size() >= 2);
+    CHECK(structures.size() >= 2);
 }
 
 TEST_CASE("evolution: children of mutation and crossover compute what the reference computes") {
