@@ -42,6 +42,9 @@ TEST_CASE("options: malformed values are errors naming the option") {
                          ansor::UserError);
     CHECK_THROWS_AS(Options::from_map({{"HL_ANSOR_LOG", ""}}), ansor::UserError);
     CHECK(Options::from_map({{"HL_ANSOR_SEARCH", "model"}, {"HL_ANSOR_CROSSOVER", "0"}}).search == "model");
+    CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_STRUCTURE_SHARE", "1.5"}}),
+                         doctest::Contains("HL_ANSOR_STRUCTURE_SHARE"), ansor::UserError);
+    CHECK(Options::from_map({{"HL_ANSOR_STRUCTURE_SHARE", "1"}}).structure_share == 1.0);
     // Every option is documented.
-    CHECK(Options::documentation().size() == 20);
+    CHECK(Options::documentation().size() == 21);
 }
