@@ -92,6 +92,7 @@ std::vector<State> EvolutionarySearch::next_generation(const std::vector<State> 
 
 std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, int count,
                                               const std::set<std::string> &exclude, std::mt19937_64 &rng) {
+    if (count <= 0) return {};
     auto start = std::chrono::steady_clock::now();
     std::vector<State> population;
     for (const auto &s : seeds) {
@@ -115,7 +116,6 @@ std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, i
         State state;
     };
     std::map<std::string, Candidate> best;  // by key
-    std::map<std::string, int> per_structure;
     std::uniform_real_distribution<double> tie(0, 1);
     auto better = [](const Candidate *a, const Candidate *b) {
         return a->score != b->score ? a->score > b->score : a->tie > b->tie;
@@ -125,20 +125,16 @@ std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, i
             if (!std::isfinite(pred[i].score)) continue;
             std::string key = pop[i].key();
             if (exclude.count(key) || best.count(key)) continue;
-            std::string structure = pop[i].structure_key();
-            per_structure[structure]++;
-            best.emplace(key, Candidate{pred[i].score, tie(rng), std::move(structure), pop[i]});
+            best.emplace(key, Candidate{pred[i].score, tie(rng), pop[i].structure_key(), pop[i]});
         }
-        // Trim structures over `count`, worst first.
-        std::map<std::string, std::vector<std::pair<const Candidate *, std::string>>> over;
-        for (const auto &kv : best) {
-            if (per_structure[kv.second.structure] > count) over[kv.second.structure].push_back({&kv.second, kv.first});
-        }
-        for (auto &kv : over) {
+        // Trim each structure to its `count` best.
+        std::map<std::string, std::vector<std::pair<const Candidate *, std::string>>> by_structure;
+        for (const auto &kv : best) by_structure[kv.second.structure].push_back({&kv.second, kv.first});
+        for (auto &kv : by_structure) {
             auto &v = kv.second;
+            if ((int)v.size() <= count) continue;
             std::sort(v.begin(), v.end(), [&](const auto &a, const auto &b) { return better(a.first, b.first); });
             for (size_t i = count; i < v.size(); i++) best.erase(v[i].second);
-            per_structure[kv.first] = count;
         }
     };
 

@@ -86,12 +86,12 @@ nlohmann::json State::to_json() const {
 std::string State::structure_key() const {
     std::string out;
     for (const auto &s : steps()) {
-        const std::string kind = s->kind();
-        if (kind == "cache_write" || kind == "rfactor" || kind == "compute_inline" || kind == "compute_root") {
-            out += kind + " " + s->func() + ";";
-        } else if (auto at = std::dynamic_pointer_cast<const ComputeLocationStep>(s);
-                   at && at->location.kind == LocationKind::At) {
-            out += "compute_at " + s->func() + " " + at->location.func + ";";
+        if (auto loc = std::dynamic_pointer_cast<const ComputeLocationStep>(s)) {
+            out += loc->kind() + " " + s->func();
+            if (loc->location.kind == LocationKind::At) out += " " + loc->location.func;
+            out += ";";
+        } else if (std::dynamic_pointer_cast<const RfactorStep>(s)) {  // cache_write is one too
+            out += s->kind() + " " + s->func() + ";";
         }
     }
     return out;
