@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -107,7 +108,14 @@ ProgramDataset load_suite_dataset(const std::vector<std::string> &logs, const Ha
             DatasetPipeline p;
             p.name = s.name;
             p.hash = key.hash;
-            for (const std::string &path : logs) add_records(dag, ansor::TuningLog(path).load(dag, key, target), p);
+            // All logs' records together, so that a program measured in two
+            // logs is one program (else it could land in train and test).
+            std::vector<ansor::TuningRecord> records;
+            for (const std::string &path : logs) {
+                std::vector<ansor::TuningRecord> more = ansor::TuningLog(path).load(dag, key, target);
+                records.insert(records.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+            }
+            add_records(dag, records, p);
             finish(p);
             if (!p.ms.empty()) data.pipelines.push_back(std::move(p));
         }

@@ -3,7 +3,7 @@
 // one run. Answers "does the model-guided search reach random search's best
 // in fewer trials?" (issue 3) and the ablation of issue 4.
 //
-//   ansor_tuning_curve --op gmm:3 [--policies random,model,evolution,no-crossover,uncapped,limited]
+//   ansor_tuning_curve --op gmm:3 [--policies random,model,evolution,no-crossover,uncapped,limited,square,pairwise]
 //       [--seeds 0,1] [--trials 200] [--csv curve.csv] [--log programs.jsonl]
 //       [--vector-tile-bias 0.8]
 //
@@ -14,6 +14,9 @@
 //   no-crossover  evolution with mutation only
 //   uncapped      evolution without the per-round cap on one program structure
 //   limited       evolution restricted to one sketch (the first: a fixed tile structure)
+//   square        evolution with the model trained on Ansor's weighted squared error
+//   pairwise      evolution with the model trained on the pairwise objective
+//                 (HL_ANSOR_MODEL_OBJECTIVE; evolution uses the plugin's default)
 // Runs are interleaved round by round (every policy and seed measures one
 // round in turn), so machine drift hits all of them alike. --log appends
 // every measured program to a tuning log (a data set for the cost model). The CSV holds one
@@ -22,6 +25,7 @@
 #include "annotate/random_annotator.h"
 #include "measure/measurer.h"
 #include "model/make_cost_model.h"
+#include "options/options.h"
 #include "records/tuning_log.h"
 #include "search/tuner.h"
 #include "sketch/sketch_generator.h"
@@ -61,7 +65,7 @@ std::vector<std::string> split_commas(const std::string &s) {
 
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
-                 "%s\nusage: ansor_tuning_curve [--op gmm:3] [--policies random,model,evolution,no-crossover,uncapped,limited] "
+                 "%s\nusage: ansor_tuning_curve [--op gmm:3] [--policies random,model,evolution,no-crossover,uncapped,limited,square,pairwise] "
                  "[--seeds 0,1] [--trials 200] [--csv FILE] [--log FILE] [--vector-tile-bias P]\n",
                  problem.c_str());
     std::exit(2);
@@ -85,7 +89,8 @@ Args parse(int argc, char **argv) {
         else usage("unknown option " + flag);
     }
     for (const auto &p : a.policies) {
-        if (p != "random" && p != "model" && p != "evolution" && p != "no-crossover" && p != "uncapped" && p != "limited") {
+        if (p != "random" && p != "model" && p != "evolution" && p != "no-crossover" && p != "uncapped" && p != "limited" &&
+            p != "square" && p != "pairwise") {
             usage("unknown policy " + p);
         }
     }
@@ -161,7 +166,10 @@ int main(int argc, char **argv) {
             mo.target = ansor::measurement_target(target);
             mo.threads = parallelism;
             r->measurer = std::make_unique<ansor::ForkMeasurer>(*r->dag, mo);
-            r->model = ansor::make_cost_model(policy == "random" ? "random" : "xgboost", *r->dag, seed);
+            // square / pairwise: evolution with the model trained on that objective.
+            const std::string objective =
+                policy == "square" || policy == "pairwise" ? policy : ansor::Options().model_objective;
+            r->model = ansor::make_cost_model(policy == "random" ? "random" : "xgboost", *r->dag, seed, objective);
             ansor::TunerOptions to = tuner_options(policy, seed);
             r->tuner = std::make_unique<ansor::Tuner>(*r->sampler, *r->annotator, ao, *r->measurer, *r->model, to);
             runs.push_back(std::move(r));

@@ -2,7 +2,8 @@
 """Tuning curves of an ansor_tuning_curve CSV: best time so far against
 trials, one line per policy (the mean over seeds, each seed faint). Prints,
 per policy, the final best time and the trials it took to reach random
-search's final best (the mean over seeds of random's final best).
+search's final best (the mean over seeds of random's final best), for
+each seed and for the policy's mean curve.
 
     scripts/plot_tuning_curve.py curve.csv curve.png   (Debian's /usr/bin/python3, python3-matplotlib)
 """
@@ -57,6 +58,9 @@ def main(src, dst):
         finals = [c[-1] for c in seeds.values()]
         reach = [trials_to_reach(c, target) for c in seeds.values()] if target else []
         reach_text = ", ".join("never" if r is None else str(r) for r in reach) or "-"
+        if target:
+            on_mean = trials_to_reach(mean, target)
+            reach_text += f"; mean curve: {'never' if on_mean is None else on_mean}"
         print(f"  {policy:14s} {len(seeds):2d}  {sum(finals) / len(finals):10.4f}  {reach_text}")
     ax.set_yscale("log")
     ax.set_xlabel("trials (programs measured)")

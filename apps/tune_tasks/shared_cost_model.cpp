@@ -57,7 +57,7 @@ public:
             group_.tasks.push_back(task_id_);
         }
         if (group_.data.programs() == before) return;
-        group_.trees.train(group_.data, normalized_throughputs(group_.tasks, group_.ms));
+        group_.trees.train(group_.data, normalized_throughputs(group_.tasks, group_.ms), pipeline_groups(group_.tasks));
         group_.retrains++;
     }
 
@@ -101,6 +101,7 @@ std::unique_ptr<ansor::CostModel> SharedModelPool::view(const std::string &group
     if (!g) {
         ansor::PackSumParams p;
         p.seed = seed_;
+        p.objective = objective_;
         g = std::make_unique<Group>(p);
     }
     return std::make_unique<SharedModelView>(*g, task_id, dag);

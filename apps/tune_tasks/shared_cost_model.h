@@ -19,7 +19,9 @@ namespace ansor_tasks {
 
 class SharedModelPool {
 public:
-    explicit SharedModelPool(uint64_t seed) : seed_(seed) {}
+    explicit SharedModelPool(uint64_t seed,
+                             ansor::PackSumParams::Objective objective = ansor::PackSumParams::Objective::WeightedSquare)
+        : seed_(seed), objective_(objective) {}
     // A view of group `group`'s model for one task; `task_id` tells its
     // programs apart from the other tasks' in the labels. The view refers
     // to `dag` and to this pool: both must outlive it.
@@ -38,6 +40,7 @@ public:
 
 private:
     uint64_t seed_;
+    ansor::PackSumParams::Objective objective_;
     std::map<std::string, std::unique_ptr<Group>> groups_;
 };
 

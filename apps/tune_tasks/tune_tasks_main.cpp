@@ -233,10 +233,10 @@ int main(int argc, char **argv) {
         ansor::TaskScheduler scheduler(tasks, objective, args.scheduler);
 
         // Cost models: one per task (as the plugin), per family (FamilySeer) or one for all (Ansor).
-        SharedModelPool pool(args.seed);
+        SharedModelPool pool(args.seed, ansor::objective_from_name(setup.options.model_objective));
         TaskRun::ModelFactory make_model = [&](const TaskRun &run) -> std::unique_ptr<ansor::CostModel> {
             if (args.model == "per-task" || setup.options.cost_model != "xgboost")
-                return ansor::make_cost_model(setup.options.cost_model, run.dag(), args.seed);
+                return ansor::make_cost_model(setup.options.cost_model, run.dag(), args.seed, setup.options.model_objective);
             int i = 0;
             while (runs[i].get() != &run) i++;
             return pool.view(args.model == "family" ? tasks[i].family : "all", run.key().hash, run.dag());

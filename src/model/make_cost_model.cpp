@@ -6,11 +6,17 @@
 
 namespace ansor {
 
-std::unique_ptr<CostModel> make_cost_model(const std::string &name, const PipelineDAG &dag, uint64_t seed) {
+std::unique_ptr<CostModel> make_cost_model(const std::string &name, const PipelineDAG &dag, uint64_t seed,
+                                           const std::string &objective) {
     if (name == "random") return std::make_unique<RandomCostModel>(seed);
     if (name == "xgboost") {
         PackSumParams params;
         params.seed = seed;
+        try {
+            params.objective = objective_from_name(objective);
+        } catch (const std::invalid_argument &e) {
+            throw UserError(e.what());
+        }
         return std::make_unique<XGBoostCostModel>(dag, params);
     }
     throw UserError("unknown cost model '" + name + "' (use xgboost or random)");

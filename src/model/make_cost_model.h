@@ -6,7 +6,10 @@
 
 namespace ansor {
 
-// "xgboost" or "random"; throws UserError for another name.
-std::unique_ptr<CostModel> make_cost_model(const std::string &name, const PipelineDAG &dag, uint64_t seed);
+// "xgboost" or "random"; throws UserError for another name. `objective`
+// is the XGBoost model's training objective, "pairwise" or "square"
+// (PackSumParams::objective; the plugin's default is Options::model_objective).
+std::unique_ptr<CostModel> make_cost_model(const std::string &name, const PipelineDAG &dag, uint64_t seed,
+                                           const std::string &objective);
 
 }  // namespace ansor

@@ -72,6 +72,11 @@ struct PackSumParams {
     // (scores are then not throughputs, only ranks).
     enum class Objective { WeightedSquare, Pairwise };
     Objective objective = Objective::WeightedSquare;
+    // The pairwise objective compares every two programs of a group, which
+    // grows as n²: above this many pairs in one training set, this many are
+    // drawn at random (with `seed`) instead, so that resuming from a large
+    // log keeps each retrain to seconds.
+    size_t max_pairs = 2000000;
     int nthread = 1;
     uint64_t seed = 0;
 };
@@ -131,5 +136,12 @@ private:
 // Ansor's labels: per pipeline id, best time / time, so the fastest program
 // of each pipeline gets 1; a failed program (ms not finite or ≤ 0) gets 0.
 std::vector<float> normalized_throughputs(const std::vector<std::string> &pipelines, const std::vector<double> &ms);
+
+// Per program, a small integer naming its pipeline id (for train()'s groups).
+std::vector<int> pipeline_groups(const std::vector<std::string> &pipelines);
+
+// "square" (Ansor's weighted squared error) or "pairwise"; throws
+// std::invalid_argument naming the value otherwise.
+PackSumParams::Objective objective_from_name(const std::string &name);
 
 }  // namespace ansor

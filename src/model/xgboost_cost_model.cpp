@@ -97,6 +97,8 @@ void XGBoostCostModel::add_programs(const std::string &pipeline, const ProgramBa
     }
 }
 
-void XGBoostCostModel::retrain() { trees_.train(data_, normalized_throughputs(pipelines_, ms_)); }
+void XGBoostCostModel::retrain() {
+    trees_.train(data_, normalized_throughputs(pipelines_, ms_), pipeline_groups(pipelines_));
+}
 
 }  // namespace ansor

@@ -6,8 +6,9 @@
 //
 // Labels: each program's throughput normalised among the programs of the
 // same pipeline (best time / its time, so 1 for the fastest); a failed
-// measurement counts as throughput 0. Scores are sums of tree margins,
-// roughly on that [0, 1] scale but not bounded by it.
+// measurement counts as throughput 0. Scores are sums of tree margins:
+// with the squared-error objective roughly on that [0, 1] scale, with the
+// pairwise objective (the search's default) only an order.
 //
 // Before the first training every replayable state scores 0 (so the search
 // sees ties, not noise); a state that fails to replay scores -infinity.

@@ -22,6 +22,7 @@ struct Options {
     bool progress = true;            // HL_ANSOR_PROGRESS: progress lines on stderr
     std::string search = "evolution";  // HL_ANSOR_SEARCH: random | model | evolution
     std::string cost_model = "xgboost";  // HL_ANSOR_COST_MODEL: xgboost | random
+    std::string model_objective = "pairwise";  // HL_ANSOR_MODEL_OBJECTIVE: pairwise | square
     int measures_per_round = 16;     // HL_ANSOR_MEASURES_PER_ROUND: programs measured between retrainings
     double epsilon = 0.05;           // HL_ANSOR_EPSILON: share of random programs per round
     int population = 2048;           // HL_ANSOR_POPULATION: evolution's population

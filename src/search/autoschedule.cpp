@@ -107,7 +107,7 @@ AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &o
             std::fprintf(stderr, ")\n");
         }
         ProgramSampler sampler(sketches, annotator);
-        std::unique_ptr<CostModel> model = make_cost_model(options.cost_model, dag, options.seed);
+        std::unique_ptr<CostModel> model = make_cost_model(options.cost_model, dag, options.seed, options.model_objective);
         Tuner tuner(sampler, annotator, ao, measurer, *model, tuner_options(options, dag.nodes().size()));
         std::vector<TrialRecord> earlier;
         for (const auto &r : history) {

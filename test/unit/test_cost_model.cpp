@@ -3,11 +3,13 @@
 // loading, the per-pipeline model learns to rank real programs by a known
 // (fake) time, and XGBoost's failures surface as clear errors. Nothing is
 // measured.
+#include "model/make_cost_model.h"
 #include "model/random_cost_model.h"
 #include "model/xgboost_cost_model.h"
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
 #include "test_pipelines.h"
+#include "util/errors.h"
 
 #include <doctest/doctest.h>
 
@@ -186,19 +188,31 @@ TEST_CASE("cost model: the pairwise objective orders programs within each group"
             groups.push_back(g);
         }
     }
-    PackSumParams params;
-    params.objective = PackSumParams::Objective::Pairwise;
-    params.max_rounds = 100;
-    PackSumXGBoost model(Synthetic::kFeatures, params);
-    CHECK_THROWS_AS(model.train(train, labels, std::vector<int>(3, 0)), std::invalid_argument);
-    model.train(train, labels, groups);
-    REQUIRE(model.trained());
-    for (const Synthetic *t : {&test_a, &test_b}) {
-        std::vector<double> truth(t->labels.begin(), t->labels.end());
-        const double accuracy = pairwise_accuracy(truth, model.predict(t->batch).programs);
-        MESSAGE("held-out pairwise accuracy " << accuracy);
-        CHECK(accuracy > 0.8);  // 0.5 is chance; a model mixing the groups gets one of them backwards
+    // 2 x 400 programs make 159,600 pairs: all of them, or 5,000 drawn.
+    for (size_t max_pairs : {PackSumParams().max_pairs, (size_t)5000}) {
+        CAPTURE(max_pairs);
+        PackSumParams params;
+        params.objective = PackSumParams::Objective::Pairwise;
+        params.max_rounds = 100;
+        params.max_pairs = max_pairs;
+        PackSumXGBoost model(Synthetic::kFeatures, params);
+        CHECK_THROWS_AS(model.train(train, labels, std::vector<int>(3, 0)), std::invalid_argument);
+        model.train(train, labels, groups);
+        REQUIRE(model.trained());
+        for (const Synthetic *t : {&test_a, &test_b}) {
+            std::vector<double> truth(t->labels.begin(), t->labels.end());
+            const double accuracy = pairwise_accuracy(truth, model.predict(t->batch).programs);
+            MESSAGE("held-out pairwise accuracy " << accuracy);
+            CHECK(accuracy > 0.8);  // 0.5 is chance; a model mixing the groups gets one of them backwards
+        }
     }
+}
+
+TEST_CASE("cost model: pipeline ids become groups, objectives are named") {
+    CHECK(pipeline_groups({"gmm", "c2d", "gmm", "dep", "c2d"}) == std::vector<int>{0, 1, 0, 2, 1});
+    CHECK(objective_from_name("square") == PackSumParams::Objective::WeightedSquare);
+    CHECK(objective_from_name("pairwise") == PackSumParams::Objective::Pairwise);
+    CHECK_THROWS_WITH_AS(objective_from_name("rank"), doctest::Contains("'rank'"), std::invalid_argument);
 }
 
 TEST_CASE("cost model: feature gains point at the one column that decides the labels") {
@@ -335,6 +349,31 @@ TEST_CASE("cost model: the XGBoost model learns to rank matmul programs by a kno
     CHECK(mixed[0] == doctest::Approx(scores[1]));
     CHECK(mixed[1] == -std::numeric_limits<double>::infinity());
     CHECK(model.predict_stages({broken})[0].score == -std::numeric_limits<double>::infinity());
+}
+
+TEST_CASE("cost model: the search's XGBoost model on the pairwise objective ranks matmul programs too") {
+    auto pipe = ansor_test::make_matmul(64);
+    PipelineDAG dag(pipe.functions(), 2);
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, cpu(), ao);
+    ProgramSampler sampler(generate_sketches({dag, cpu()}), annotator);
+    std::mt19937_64 rng(12);
+    std::vector<State> train = sample(sampler, 200, rng), test = sample(sampler, 100, rng);
+    CHECK_THROWS_WITH_AS(make_cost_model("xgboost", dag, 0, "rank"), doctest::Contains("'rank'"), UserError);
+    std::unique_ptr<CostModel> model = make_cost_model("xgboost", dag, 0, "pairwise");
+    std::vector<MeasureResult> results(train.size());
+    for (size_t i = 0; i < train.size(); i++) {
+        results[i].ok = true;
+        results[i].min_ms = results[i].median_ms = fake_ms(train[i]);
+    }
+    for (size_t i = 0; i < train.size(); i += 25) results[i] = MeasureResult{false, "crashed"};
+    model->update(train, results);
+    std::vector<double> throughput;
+    for (const auto &s : test) throughput.push_back(1.0 / fake_ms(s));
+    const double accuracy = pairwise_accuracy(throughput, model->predict(test));
+    MESSAGE("held-out pairwise accuracy " << accuracy);
+    CHECK(accuracy > 0.85);
 }
 
 TEST_CASE("cost model: programs of another pipeline join the training data with their own normalisation") {

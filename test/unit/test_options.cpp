@@ -45,6 +45,10 @@ TEST_CASE("options: malformed values are errors naming the option") {
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_STRUCTURE_SHARE", "1.5"}}),
                          doctest::Contains("HL_ANSOR_STRUCTURE_SHARE"), ansor::UserError);
     CHECK(Options::from_map({{"HL_ANSOR_STRUCTURE_SHARE", "1"}}).structure_share == 1.0);
+    CHECK(Options::from_map({{"HL_ANSOR_MODEL_OBJECTIVE", "pairwise"}}).model_objective == "pairwise");
+    CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_MODEL_OBJECTIVE", "rank"}}),
+                         doctest::Contains("HL_ANSOR_MODEL_OBJECTIVE='rank' is not one of: square, pairwise"),
+                         ansor::UserError);
     // Every option is documented.
-    CHECK(Options::documentation().size() == 21);
+    CHECK(Options::documentation().size() == 22);
 }
