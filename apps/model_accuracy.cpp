@@ -252,22 +252,21 @@ void evaluate_random_split(const std::vector<DatasetPipeline> &pipelines, const 
     char note[160];
     std::snprintf(note, sizeof note, "train %zu programs, test %zu, %zu pipelines", count(train), count(test),
                   pipelines.size());
-    for (const auto &g : groups) {
-        char n[64];
-        std::snprintf(n, sizeof n, "%zu test programs", g.truth.size());
-        print_line("random_split " + g.name, ansor::grouped_ranking_metrics({g}, kTopK), n);
-    }
-    print_line("random_split", ansor::grouped_ranking_metrics(groups, kTopK), note);
-    // The line above weighs each pipeline by its test programs, so the
-    // pipelines with most programs dominate it; this one counts each once.
+    // The summary line weighs each pipeline by its test programs, so the
+    // pipelines with most programs dominate it; the unweighted line counts each once.
     double unweighted = 0;
     int counted = 0;
     for (const auto &g : groups) {
-        if (auto a = ansor::grouped_ranking_metrics({g}, kTopK).pairwise_accuracy) {
-            unweighted += *a;
+        char n[64];
+        std::snprintf(n, sizeof n, "%zu test programs", g.truth.size());
+        const ansor::RankingMetrics m = ansor::grouped_ranking_metrics({g}, kTopK);
+        print_line("random_split " + g.name, m, n);
+        if (m.pairwise_accuracy) {
+            unweighted += *m.pairwise_accuracy;
             counted++;
         }
     }
+    print_line("random_split", ansor::grouped_ranking_metrics(groups, kTopK), note);
     if (counted > 0) {
         std::printf("random_split unweighted: pairwise_accuracy=%.3f (mean over %d pipelines, each counted once)\n",
                     unweighted / counted, counted);

@@ -38,6 +38,7 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 
 namespace {
@@ -88,11 +89,10 @@ Args parse(int argc, char **argv) {
         else if (flag == "--vector-tile-bias") a.vector_tile_bias = std::stod(value);
         else usage("unknown option " + flag);
     }
+    static const std::set<std::string> known = {"random",  "model",   "evolution", "no-crossover",
+                                                "uncapped", "limited", "square",    "pairwise"};
     for (const auto &p : a.policies) {
-        if (p != "random" && p != "model" && p != "evolution" && p != "no-crossover" && p != "uncapped" && p != "limited" &&
-            p != "square" && p != "pairwise") {
-            usage("unknown policy " + p);
-        }
+        if (!known.count(p)) usage("unknown policy " + p);
     }
     if (a.trials <= 0 || a.seeds.empty()) usage("--trials must be > 0 and --seeds non-empty");
     return a;

@@ -19,9 +19,7 @@ namespace ansor_tasks {
 
 class SharedModelPool {
 public:
-    explicit SharedModelPool(uint64_t seed,
-                             ansor::PackSumParams::Objective objective = ansor::PackSumParams::Objective::WeightedSquare)
-        : seed_(seed), objective_(objective) {}
+    SharedModelPool(uint64_t seed, ansor::PackSumParams::Objective objective) : seed_(seed), objective_(objective) {}
     // A view of group `group`'s model for one task; `task_id` tells its
     // programs apart from the other tasks' in the labels. The view refers
     // to `dag` and to this pool: both must outlive it.

@@ -112,6 +112,44 @@ std::vector<State> sample(ProgramSampler &sampler, int n, std::mt19937_64 &rng) 
     return out;
 }
 
+// Programs of a 64³ matmul, sampled as the search samples them: 200 to train on, 100 to test.
+struct MatmulPrograms {
+    ansor_test::Pipe pipe = ansor_test::make_matmul(64);
+    PipelineDAG dag{pipe.functions(), 2};
+    RandomAnnotator annotator{dag, cpu(), annotation_options()};
+    ProgramSampler sampler{generate_sketches({dag, cpu()}), annotator};
+    std::vector<State> train, test;
+
+    explicit MatmulPrograms(uint64_t seed) {
+        std::mt19937_64 rng(seed);
+        train = sample(sampler, 200, rng);
+        test = sample(sampler, 100, rng);
+    }
+    static AnnotationOptions annotation_options() {
+        AnnotationOptions ao;
+        ao.parallelism = 2;
+        return ao;
+    }
+};
+
+// Measurements on the fake machine of fake_ms; every 25th program crashed
+// (failures train too, as throughput 0).
+std::vector<MeasureResult> fake_results(const std::vector<State> &states) {
+    std::vector<MeasureResult> results(states.size());
+    for (size_t i = 0; i < states.size(); i++) {
+        results[i].ok = true;
+        results[i].min_ms = results[i].median_ms = fake_ms(states[i]);
+    }
+    for (size_t i = 0; i < states.size(); i += 25) results[i] = MeasureResult{false, "crashed"};
+    return results;
+}
+
+std::vector<double> fake_throughputs(const std::vector<State> &states) {
+    std::vector<double> out;
+    for (const auto &s : states) out.push_back(1.0 / fake_ms(s));
+    return out;
+}
+
 std::string temp_path(const std::string &name) {
     return (std::filesystem::temp_directory_path() / ("ansor_test_" + std::to_string(::getpid()) + "_" + name)).string();
 }
@@ -293,34 +331,21 @@ TEST_CASE("cost model: XGBoost failures become errors that say what failed") {
 }
 
 TEST_CASE("cost model: the XGBoost model learns to rank matmul programs by a known time") {
-    auto pipe = ansor_test::make_matmul(64);
-    PipelineDAG dag(pipe.functions(), 2);
-    AnnotationOptions ao;
-    ao.parallelism = 2;
-    RandomAnnotator annotator(dag, cpu(), ao);
-    ProgramSampler sampler(generate_sketches({dag, cpu()}), annotator);
-    std::mt19937_64 rng(11);
-    std::vector<State> train = sample(sampler, 200, rng), test = sample(sampler, 100, rng);
+    MatmulPrograms programs(11);
+    const PipelineDAG &dag = programs.dag;
+    const std::vector<State> &train = programs.train, &test = programs.test;
 
     XGBoostCostModel model(dag);
     CHECK(model.name() == "xgboost");
     // Untrained: every program ties at 0.
     CHECK(model.predict(test) == std::vector<double>(test.size(), 0.0));
 
-    std::vector<MeasureResult> results(train.size());
-    for (size_t i = 0; i < train.size(); i++) {
-        results[i].ok = true;
-        results[i].min_ms = results[i].median_ms = fake_ms(train[i]);
-    }
-    // A few failures train too (as throughput 0).
-    for (size_t i = 0; i < train.size(); i += 25) results[i] = MeasureResult{false, "crashed"};
-    model.update(train, results);
+    model.update(train, fake_results(train));
     CHECK(model.training_programs() == train.size());
     REQUIRE(model.trees().trained());
 
-    std::vector<double> throughput, scores = model.predict(test);
-    for (const auto &s : test) throughput.push_back(1.0 / fake_ms(s));
-    double accuracy = pairwise_accuracy(throughput, scores);
+    std::vector<double> scores = model.predict(test);
+    double accuracy = pairwise_accuracy(fake_throughputs(test), scores);
     MESSAGE("held-out pairwise accuracy " << accuracy);
     CHECK(accuracy > 0.85);
 
@@ -352,26 +377,11 @@ TEST_CASE("cost model: the XGBoost model learns to rank matmul programs by a kno
 }
 
 TEST_CASE("cost model: the search's XGBoost model on the pairwise objective ranks matmul programs too") {
-    auto pipe = ansor_test::make_matmul(64);
-    PipelineDAG dag(pipe.functions(), 2);
-    AnnotationOptions ao;
-    ao.parallelism = 2;
-    RandomAnnotator annotator(dag, cpu(), ao);
-    ProgramSampler sampler(generate_sketches({dag, cpu()}), annotator);
-    std::mt19937_64 rng(12);
-    std::vector<State> train = sample(sampler, 200, rng), test = sample(sampler, 100, rng);
-    CHECK_THROWS_WITH_AS(make_cost_model("xgboost", dag, 0, "rank"), doctest::Contains("'rank'"), UserError);
-    std::unique_ptr<CostModel> model = make_cost_model("xgboost", dag, 0, "pairwise");
-    std::vector<MeasureResult> results(train.size());
-    for (size_t i = 0; i < train.size(); i++) {
-        results[i].ok = true;
-        results[i].min_ms = results[i].median_ms = fake_ms(train[i]);
-    }
-    for (size_t i = 0; i < train.size(); i += 25) results[i] = MeasureResult{false, "crashed"};
-    model->update(train, results);
-    std::vector<double> throughput;
-    for (const auto &s : test) throughput.push_back(1.0 / fake_ms(s));
-    const double accuracy = pairwise_accuracy(throughput, model->predict(test));
+    MatmulPrograms programs(12);
+    CHECK_THROWS_WITH_AS(make_cost_model("xgboost", programs.dag, 0, "rank"), doctest::Contains("'rank'"), UserError);
+    std::unique_ptr<CostModel> model = make_cost_model("xgboost", programs.dag, 0, "pairwise");
+    model->update(programs.train, fake_results(programs.train));
+    const double accuracy = pairwise_accuracy(fake_throughputs(programs.test), model->predict(programs.test));
     MESSAGE("held-out pairwise accuracy " << accuracy);
     CHECK(accuracy > 0.85);
 }

@@ -121,7 +121,7 @@ TEST_CASE("foresee: an already measured suggestion is not measured again") {
 
 TEST_CASE("family models: one model learns from every task of its group") {
     TaskRun a(conv("a", 8, 4), setup()), b(conv("b", 10, 6), setup());
-    SharedModelPool pool(0);
+    SharedModelPool pool(0, ansor::PackSumParams::Objective::WeightedSquare);
     auto ma = pool.view("conv", "a", a.dag());
     auto mb = pool.view("conv", "b", b.dag());
     auto other = pool.view("other", "a", a.dag());
