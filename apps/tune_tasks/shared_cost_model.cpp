@@ -43,6 +43,9 @@ public:
         return out;
     }
 
+    // Trained on another task of the group already: it ranks this one's programs too.
+    bool can_rank() const override { return group_.trees.trained(); }
+
     // The group's data grows by this task's programs and the group's trees
     // are retrained from scratch on all of it (as Ansor retrains each round).
     void update(const std::vector<State> &states, const std::vector<MeasureResult> &results) override {

@@ -29,6 +29,11 @@ public:
     // Adds measured programs to the training data and retrains.
     virtual void update(const std::vector<State> &states, const std::vector<MeasureResult> &results) = 0;
     virtual std::string name() const = 0;
+    // False while the model has nothing to rank by (an XGBoost model before
+    // its first training scores every program 0). The search then measures
+    // fresh random programs: evolving under uniform selection only blurs the
+    // sampler's priors (docs/search.md, "The first round").
+    virtual bool can_rank() const { return true; }
 };
 
 }  // namespace ansor

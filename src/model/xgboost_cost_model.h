@@ -34,6 +34,7 @@ public:
     // replays is skipped), then the trees are retrained from scratch.
     void update(const std::vector<State> &states, const std::vector<MeasureResult> &results) override;
     std::string name() const override { return "xgboost"; }
+    bool can_rank() const override { return trees_.trained(); }
 
     // Already-featurised programs, e.g. measured on other pipelines or loaded
     // from a tuning log: ms[i] is program i's time, not finite or ≤ 0 if it

@@ -3,7 +3,10 @@
 // under a synthetic cost model finds that model's known optimum.
 #include "measure/measurer.h"
 #include "search/evolutionary_search.h"
+#include "model/random_cost_model.h"
+#include "model/xgboost_cost_model.h"
 #include "search/state_edit.h"
+#include "search/tuner.h"
 #include "sketch/sketch_generator.h"
 #include "test_pipelines.h"
 #include "util/target.h"
@@ -265,6 +268,62 @@ TEST_CASE("evolution: an untrained model's ties are broken at random, not by the
     for (const auto &s : evolution.search({}, 16, {}, rng)) structures.insert(s.structure_key());
     REQUIRE(sampled.size() >= 2);
     CHECK(structures.size() >= 2);
+}
+
+namespace {
+
+// Times every program by a fixed function of its key, without running it.
+class KeyTimedMeasurer : public Measurer {
+public:
+    std::vector<MeasureResult> measure(const std::vector<State> &states) override {
+        std::vector<MeasureResult> out(states.size());
+        for (size_t i = 0; i < states.size(); i++) {
+            out[i].ok = true;
+            out[i].min_ms = out[i].median_ms = 1 + std::hash<std::string>()(states[i].key()) % 1000;
+        }
+        return out;
+    }
+};
+
+// The keys of the first `rounds` rounds a tuner of this policy and model measures.
+std::vector<std::string> measured_keys(Setup &m, SearchPolicy policy, CostModel &model, int rounds) {
+    TunerOptions o;
+    o.seed = 11;
+    o.measures_per_round = 6;
+    o.evolution.population = 64;
+    o.evolution.generations = 2;
+    o = with_policy(o, policy);
+    KeyTimedMeasurer measurer;
+    Tuner tuner(m.sampler, m.annotator, annotation(), measurer, model, o);
+    std::vector<std::string> keys;
+    for (const auto &t : tuner.run_more(rounds * o.measures_per_round).trials) keys.push_back(t.state.key());
+    return keys;
+}
+
+}  // namespace
+
+TEST_CASE("tuner: until the model can rank, a round measures fresh random programs") {
+    Setup m(ansor_test::make_matmul_relu(64));
+    RandomCostModel random_scores(5);
+    const auto random_search = measured_keys(m, SearchPolicy::Random, random_scores, 2);
+
+    // An untrained XGBoost model scores every program 0: its first round is
+    // exactly random search's (same seed, same draws); after training on
+    // that round, evolution picks the second.
+    XGBoostCostModel xgb(m.dag);
+    REQUIRE_FALSE(xgb.can_rank());
+    const auto guided = measured_keys(m, SearchPolicy::Evolution, xgb, 2);
+    CHECK(xgb.can_rank());
+    REQUIRE(guided.size() == random_search.size());
+    CHECK(std::vector<std::string>(guided.begin(), guided.begin() + 6) ==
+          std::vector<std::string>(random_search.begin(), random_search.begin() + 6));
+    CHECK(std::vector<std::string>(guided.begin() + 6, guided.end()) !=
+          std::vector<std::string>(random_search.begin() + 6, random_search.end()));
+
+    // A model that ranks from the start (here by a synthetic score) evolves in the first round already.
+    SyntheticModel synthetic([](const State &s) { return (double)(std::hash<std::string>()(s.key()) % 97); });
+    const auto evolved = measured_keys(m, SearchPolicy::Evolution, synthetic, 1);
+    CHECK(evolved != std::vector<std::string>(random_search.begin(), random_search.begin() + 6));
 }
 
 TEST_CASE("evolution: children of mutation and crossover compute what the reference computes") {
