@@ -83,6 +83,8 @@ std::vector<State> Tuner::pick_candidates(int count, std::mt19937_64 &rng) {
     double want_random = options_.epsilon * count;
     int n_random = (int)want_random + (std::bernoulli_distribution(want_random - std::floor(want_random))(rng) ? 1 : 0);
     n_random = std::min(n_random, count);
+    // A model that cannot rank yet gets a round of random programs. The
+    // draw above still happens, so the round is exactly the random policy's.
     if (!model_.can_rank()) n_random = count;
 
     const size_t suggested = picked.size();
