@@ -5,7 +5,7 @@
 //
 //   ansor_tuning_curve --op gmm:3 [--policies random,model,evolution,no-crossover,uncapped,limited,square,pairwise]
 //       [--seeds 0,1] [--trials 200] [--csv curve.csv] [--log programs.jsonl]
-//       [--vector-tile-bias 0.8]
+//       [--vector-tile-bias 0.8] [--pretrain SET.jsonl]
 //
 // Policies:
 //   random        fresh random programs only
@@ -17,6 +17,11 @@
 //   square        evolution with the model trained on Ansor's weighted squared error
 //   pairwise      evolution with the model trained on the pairwise objective
 //                 (HL_ANSOR_MODEL_OBJECTIVE; evolution uses the plugin's default)
+//   P+pretrain    policy P (model or evolution) with the XGBoost model first
+//                 trained on the --pretrain set's programs of every other
+//                 pipeline (never this one's; ansor_export_pretraining writes
+//                 the set), so that it ranks from the first round
+//                 (docs/cost_model.md, "Pretraining")
 // Runs are interleaved round by round (every policy and seed measures one
 // round in turn), so machine drift hits all of them alike. --log appends
 // every measured program to a tuning log (a data set for the cost model). The CSV holds one
@@ -25,10 +30,12 @@
 #include "annotate/random_annotator.h"
 #include "measure/measurer.h"
 #include "model/make_cost_model.h"
+#include "model/xgboost_cost_model.h"
 #include "options/options.h"
 #include "records/tuning_log.h"
 #include "search/tuner.h"
 #include "sketch/sketch_generator.h"
+#include "records/pretraining_set.h"
 #include "suite_pipelines.h"
 #include "util/target.h"
 
@@ -53,7 +60,19 @@ struct Args {
     std::string csv;
     std::string log;
     double vector_tile_bias = ansor::AnnotationOptions{}.vector_tile_bias;
+    std::string pretrain;  // a pretraining set (ansor_export_pretraining)
 };
+
+const std::string pretrain_suffix = "+pretrain";
+
+bool is_pretrained(const std::string &policy) {
+    return policy.size() > pretrain_suffix.size() &&
+           policy.compare(policy.size() - pretrain_suffix.size(), pretrain_suffix.size(), pretrain_suffix) == 0;
+}
+
+std::string base_policy(const std::string &policy) {
+    return is_pretrained(policy) ? policy.substr(0, policy.size() - pretrain_suffix.size()) : policy;
+}
 
 std::vector<std::string> split_commas(const std::string &s) {
     std::vector<std::string> out;
@@ -67,7 +86,8 @@ std::vector<std::string> split_commas(const std::string &s) {
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
                  "%s\nusage: ansor_tuning_curve [--op gmm:3] [--policies random,model,evolution,no-crossover,uncapped,limited,square,pairwise] "
-                 "[--seeds 0,1] [--trials 200] [--csv FILE] [--log FILE] [--vector-tile-bias P]\n",
+                 "[--seeds 0,1] [--trials 200] [--csv FILE] [--log FILE] [--vector-tile-bias P] [--pretrain SET]\n"
+                 "       (model+pretrain and evolution+pretrain need --pretrain)\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -87,12 +107,17 @@ Args parse(int argc, char **argv) {
         else if (flag == "--csv") a.csv = value;
         else if (flag == "--log") a.log = value;
         else if (flag == "--vector-tile-bias") a.vector_tile_bias = std::stod(value);
+        else if (flag == "--pretrain") a.pretrain = value;
         else usage("unknown option " + flag);
     }
     static const std::set<std::string> known = {"random",  "model",   "evolution", "no-crossover",
                                                 "uncapped", "limited", "square",    "pairwise"};
     for (const auto &p : a.policies) {
-        if (!known.count(p)) usage("unknown policy " + p);
+        if (!known.count(base_policy(p))) usage("unknown policy " + p);
+        if (is_pretrained(p) && base_policy(p) != "model" && base_policy(p) != "evolution") {
+            usage("only model and evolution can be pretrained, not " + p);
+        }
+        if (is_pretrained(p) && a.pretrain.empty()) usage(p + " needs --pretrain SET");
     }
     if (a.trials <= 0 || a.seeds.empty()) usage("--trials must be > 0 and --seeds non-empty");
     return a;
@@ -124,6 +149,18 @@ struct Run {
     double best_ms = INFINITY;
 };
 
+// Trains the run's XGBoost model on the pretraining set's programs of every
+// pipeline but the run's own, as the plugin does with HL_ANSOR_PRETRAIN.
+void pretrain(Run &run, const ansor::PretrainingSet &set, const std::string &path, const Halide::Target &target) {
+    auto *model = dynamic_cast<ansor::XGBoostCostModel *>(run.model.get());
+    if (!model) throw std::logic_error("pretraining needs the XGBoost model");
+    auto start = std::chrono::steady_clock::now();
+    ansor::PretrainingSummary s = ansor::pretrain(*model, set, run.key->hash, target.to_string(), path);
+    std::fprintf(stderr, "[curve] %s/%llu pretrained on %zu programs of %zu other pipelines in %.1f s\n",
+                 run.policy.c_str(), (unsigned long long)run.seed, s.programs, s.pipelines,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -146,11 +183,15 @@ int main(int argc, char **argv) {
         csv << "op,shape,policy,seed,trial,ok,ms,best_ms,elapsed_s\n";
     }
 
+    std::optional<ansor::PretrainingSet> pretraining;
+    if (!args.pretrain.empty()) pretraining = ansor::read_pretraining_set(args.pretrain);
+
     std::vector<std::unique_ptr<Run>> runs;
     for (uint64_t seed : args.seeds) {
-        for (const auto &policy : args.policies) {
+        for (const auto &named_policy : args.policies) {
+            const std::string policy = base_policy(named_policy);
             auto r = std::make_unique<Run>();
-            r->policy = policy;
+            r->policy = named_policy;
             r->seed = seed;
             r->built = ansor_apps::build_suite_pipeline(op->name, shape, target);
             r->dag = std::make_unique<ansor::PipelineDAG>(r->built.outputs(), parallelism);
@@ -170,6 +211,7 @@ int main(int argc, char **argv) {
             const std::string objective =
                 policy == "square" || policy == "pairwise" ? policy : ansor::Options().model_objective;
             r->model = ansor::make_cost_model(policy == "random" ? "random" : "xgboost", *r->dag, seed, objective);
+            if (is_pretrained(named_policy)) pretrain(*r, *pretraining, args.pretrain, target);
             ansor::TunerOptions to = tuner_options(policy, seed);
             r->tuner = std::make_unique<ansor::Tuner>(*r->sampler, *r->annotator, ao, *r->measurer, *r->model, to);
             runs.push_back(std::move(r));

@@ -82,6 +82,10 @@ const std::map<std::string, Setter> &setters() {
              if (v.empty()) throw UserError(n + " is empty; give the path of a tuning log");
              o.log = v;
          }},
+        {"HL_ANSOR_PRETRAIN", [](Options &o, auto &n, auto &v) {
+             if (v.empty()) throw UserError(n + " is empty; give the path of a pretraining set");
+             o.pretrain = v;
+         }},
     };
     return s;
 }
@@ -118,6 +122,9 @@ const std::map<std::string, std::string> &Options::documentation() {
         {"HL_ANSOR_LOG", "JSON-lines tuning log: its records for this pipeline and target train the model and seed "
                          "the search, and every new measurement is appended (never overwritten). With "
                          "HL_ANSOR_TRIALS=0 the best record is applied as is (default: no log)"},
+        {"HL_ANSOR_PRETRAIN", "pretraining set (ansor_export_pretraining): featurised measured programs of other "
+                              "pipelines that train the cost model before the first round, so that it ranks from "
+                              "the start (default: none)"},
     };
     return d;
 }

@@ -32,6 +32,7 @@ struct Options {
     double crossover_share = 0.2;    // HL_ANSOR_CROSSOVER: share of children made by crossover
     double structure_share = 0.5;    // HL_ANSOR_STRUCTURE_SHARE: most of a round one program structure may take
     std::string log;                 // HL_ANSOR_LOG: JSON-lines tuning log (read to resume, appended to)
+    std::string pretrain;            // HL_ANSOR_PRETRAIN: pretraining set of other pipelines' programs
 
     // Reads the process environment. Throws UserError for an unknown
     // HL_ANSOR_ name or a malformed value.

@@ -8,6 +8,7 @@
 #include "model/xgboost_cost_model.h"
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
+#include "fake_machine.h"
 #include "test_pipelines.h"
 #include "util/errors.h"
 
@@ -23,26 +24,12 @@
 #include <random>
 
 using namespace ansor;
+using ansor_test::fake_results;
+using ansor_test::fake_throughputs;
+using ansor_test::MatmulPrograms;
+using ansor_test::pairwise_accuracy;
 
 namespace {
-
-Halide::Target cpu() {
-    return Halide::Target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
-}
-
-// Share of pairs with different labels that the scores order the same way.
-double pairwise_accuracy(const std::vector<double> &labels, const std::vector<double> &scores) {
-    long right = 0, pairs = 0;
-    for (size_t i = 0; i < labels.size(); i++) {
-        for (size_t j = 0; j < i; j++) {
-            if (labels[i] == labels[j]) continue;
-            pairs++;
-            right += (labels[i] > labels[j]) == (scores[i] > scores[j]);
-        }
-    }
-    REQUIRE(pairs > 0);
-    return (double)right / pairs;
-}
 
 // Programs of 1-4 statements with 4 features each; only column 0 matters:
 // a statement is worth v / 4 (v = column 0, in [0, 1]) and a program's label
@@ -71,84 +58,6 @@ struct Synthetic {
         }
     }
 };
-
-// The widest vectorized loop in the last stage of any computed Func (1 if none).
-int64_t vector_lanes(const State &s) {
-    LoopNest m = s.replay();
-    int64_t lanes = 1;
-    for (const auto &f : m.funcs()) {
-        if (f.location.kind == LocationKind::Inline) continue;
-        for (const auto &l : f.stages.back().loops) {
-            if (l.annotation == Annotation::Vectorize) lanes = std::max(lanes, l.extent);
-        }
-    }
-    return lanes;
-}
-
-bool has_parallel(const State &s) {
-    LoopNest m = s.replay();
-    for (const auto &f : m.funcs()) {
-        for (const auto &st : f.stages) {
-            for (const auto &l : st.loops) {
-                if (l.annotation == Annotation::Parallel) return true;
-            }
-        }
-    }
-    return false;
-}
-
-// A fake machine: wider vectors (up to 16 lanes) and a parallel loop are faster.
-double fake_ms(const State &s) {
-    return 16.0 / (double)std::min<int64_t>(16, vector_lanes(s)) * (has_parallel(s) ? 1 : 2);
-}
-
-std::vector<State> sample(ProgramSampler &sampler, int n, std::mt19937_64 &rng) {
-    std::vector<State> out;
-    while ((int)out.size() < n) {
-        auto s = sampler.sample(rng);
-        REQUIRE(s);
-        out.push_back(*s);
-    }
-    return out;
-}
-
-// Programs of a 64³ matmul, sampled as the search samples them: 200 to train on, 100 to test.
-struct MatmulPrograms {
-    ansor_test::Pipe pipe = ansor_test::make_matmul(64);
-    PipelineDAG dag{pipe.functions(), 2};
-    RandomAnnotator annotator{dag, cpu(), annotation_options()};
-    ProgramSampler sampler{generate_sketches({dag, cpu()}), annotator};
-    std::vector<State> train, test;
-
-    explicit MatmulPrograms(uint64_t seed) {
-        std::mt19937_64 rng(seed);
-        train = sample(sampler, 200, rng);
-        test = sample(sampler, 100, rng);
-    }
-    static AnnotationOptions annotation_options() {
-        AnnotationOptions ao;
-        ao.parallelism = 2;
-        return ao;
-    }
-};
-
-// Measurements on the fake machine of fake_ms; every 25th program crashed
-// (failures train too, as throughput 0).
-std::vector<MeasureResult> fake_results(const std::vector<State> &states) {
-    std::vector<MeasureResult> results(states.size());
-    for (size_t i = 0; i < states.size(); i++) {
-        results[i].ok = true;
-        results[i].min_ms = results[i].median_ms = fake_ms(states[i]);
-    }
-    for (size_t i = 0; i < states.size(); i += 25) results[i] = MeasureResult{false, "crashed"};
-    return results;
-}
-
-std::vector<double> fake_throughputs(const std::vector<State> &states) {
-    std::vector<double> out;
-    for (const auto &s : states) out.push_back(1.0 / fake_ms(s));
-    return out;
-}
 
 std::string temp_path(const std::string &name) {
     return (std::filesystem::temp_directory_path() / ("ansor_test_" + std::to_string(::getpid()) + "_" + name)).string();

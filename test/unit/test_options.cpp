@@ -41,6 +41,9 @@ TEST_CASE("options: malformed values are errors naming the option") {
                          doctest::Contains("HL_ANSOR_SEARCH='beam' is not one of: random, model, evolution"),
                          ansor::UserError);
     CHECK_THROWS_AS(Options::from_map({{"HL_ANSOR_LOG", ""}}), ansor::UserError);
+    CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_PRETRAIN", ""}}), doctest::Contains("pretraining set"),
+                         ansor::UserError);
+    CHECK(Options::from_map({{"HL_ANSOR_PRETRAIN", "set.jsonl"}}).pretrain == "set.jsonl");
     CHECK(Options::from_map({{"HL_ANSOR_SEARCH", "model"}, {"HL_ANSOR_CROSSOVER", "0"}}).search == "model");
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_STRUCTURE_SHARE", "1.5"}}),
                          doctest::Contains("HL_ANSOR_STRUCTURE_SHARE"), ansor::UserError);
@@ -50,5 +53,5 @@ TEST_CASE("options: malformed values are errors naming the option") {
                          doctest::Contains("HL_ANSOR_MODEL_OBJECTIVE='rank' is not one of: square, pairwise"),
                          ansor::UserError);
     // Every option is documented.
-    CHECK(Options::documentation().size() == 22);
+    CHECK(Options::documentation().size() == 23);
 }
