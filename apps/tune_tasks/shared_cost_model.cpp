@@ -2,6 +2,8 @@
 
 #include "state/state.h"
 
+#include "util/errors.h"
+
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
@@ -106,8 +108,41 @@ std::unique_ptr<ansor::CostModel> SharedModelPool::view(const std::string &group
         p.seed = seed_;
         p.objective = objective_;
         g = std::make_unique<Group>(p);
+        if (!pretraining_tasks_.empty()) {
+            g->data = pretraining_;
+            g->tasks = pretraining_tasks_;
+            g->ms = pretraining_ms_;
+            g->trees.train(g->data, normalized_throughputs(g->tasks, g->ms), pipeline_groups(g->tasks));
+            g->retrains++;
+        }
     }
     return std::make_unique<SharedModelView>(*g, task_id, dag);
+}
+
+ansor::PretrainingSummary SharedModelPool::pretrain(const ansor::PretrainingSet &set,
+                                                   const std::vector<std::string> &task_keys, const std::string &target,
+                                                   const std::string &path) {
+    if (!groups_.empty()) throw std::logic_error("SharedModelPool::pretrain after view()");
+    if (set.target != target) {
+        throw ansor::UserError("the pretraining set " + path + " was measured on target " + set.target +
+                               ", not on this one (" + target + ")");
+    }
+    ansor::PretrainingSummary summary;
+    for (const ansor::PretrainingPipeline &p : set.pipelines) {
+        if (std::find(task_keys.begin(), task_keys.end(), p.key) != task_keys.end()) continue;
+        for (size_t i = 0; i < p.programs.programs(); i++) {
+            pretraining_.add(p.programs.rows.data() + p.programs.begin[i] * p.programs.num_features,
+                             p.programs.statements(i));
+            pretraining_tasks_.push_back(p.key);
+            pretraining_ms_.push_back(p.ms[i]);
+        }
+        summary.programs += p.programs.programs();
+        summary.pipelines++;
+    }
+    if (summary.programs == 0) {
+        throw ansor::UserError("the pretraining set " + path + " holds no programs of pipelines other than the tasks'");
+    }
+    return summary;
 }
 
 }  // namespace ansor_tasks

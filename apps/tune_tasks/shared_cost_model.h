@@ -9,6 +9,7 @@
 #include "features/program_features.h"
 #include "model/cost_model.h"
 #include "model/pack_sum_xgboost.h"
+#include "records/pretraining_set.h"
 
 #include <map>
 #include <memory>
@@ -36,10 +37,23 @@ public:
     };
     const std::map<std::string, std::unique_ptr<Group>> &groups() const { return groups_; }
 
+    // Every group, now and later, also trains on `set`'s programs of
+    // pipelines that are none of `task_keys` (the tasks being tuned: their
+    // own programs come from the log), so its first task ranks from its first
+    // round (HL_ANSOR_PRETRAIN; docs/cost_model.md, "Pretraining"). Throws
+    // UserError naming `path` if the set was measured on another target or
+    // holds nothing but the tasks' pipelines. Call before view().
+    ansor::PretrainingSummary pretrain(const ansor::PretrainingSet &set, const std::vector<std::string> &task_keys,
+                                       const std::string &target, const std::string &path);
+
 private:
     uint64_t seed_;
     ansor::PackSumParams::Objective objective_;
     std::map<std::string, std::unique_ptr<Group>> groups_;
+    // The pretraining programs every new group starts with (task = pipeline key).
+    ansor::ProgramBatch pretraining_{ansor::features::kCount};
+    std::vector<std::string> pretraining_tasks_;
+    std::vector<double> pretraining_ms_;
 };
 
 }  // namespace ansor_tasks

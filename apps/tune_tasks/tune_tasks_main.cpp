@@ -16,6 +16,8 @@
 #include "task_run.h"
 
 #include "model/make_cost_model.h"
+#include "model/xgboost_cost_model.h"
+#include "records/pretraining_set.h"
 #include "scheduler/task_scheduler.h"
 #include "util/errors.h"
 
@@ -26,6 +28,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sys/stat.h>
 
 namespace {
@@ -234,9 +237,31 @@ int main(int argc, char **argv) {
 
         // Cost models: one per task (as the plugin), per family (FamilySeer) or one for all (Ansor).
         SharedModelPool pool(args.seed, ansor::objective_from_name(setup.options.model_objective));
+        // A pretraining set (HL_ANSOR_PRETRAIN) trains every model on other pipelines' programs first.
+        std::optional<ansor::PretrainingSet> pretraining;
+        const std::string &pretrain_path = setup.options.pretrain;
+        if (!pretrain_path.empty()) {
+            if (setup.options.cost_model != "xgboost")
+                throw ansor::UserError("HL_ANSOR_PRETRAIN needs HL_ANSOR_COST_MODEL=xgboost, not " + setup.options.cost_model);
+            pretraining = ansor::read_pretraining_set(pretrain_path);
+            if (args.model != "per-task") {
+                std::vector<std::string> task_keys;
+                for (const auto &r : runs) task_keys.push_back(r->key().hash);
+                ansor::PretrainingSummary s = pool.pretrain(*pretraining, task_keys, setup.target.to_string(), pretrain_path);
+                std::fprintf(stderr, "[tasks] every %s model starts from %zu programs of %zu other pipelines in %s\n",
+                             args.model.c_str(), s.programs, s.pipelines, pretrain_path.c_str());
+                pretraining.reset();  // the pool holds what it needs
+            }
+        }
         TaskRun::ModelFactory make_model = [&](const TaskRun &run) -> std::unique_ptr<ansor::CostModel> {
-            if (args.model == "per-task" || setup.options.cost_model != "xgboost")
-                return ansor::make_cost_model(setup.options.cost_model, run.dag(), args.seed, setup.options.model_objective);
+            if (args.model == "per-task" || setup.options.cost_model != "xgboost") {
+                auto model = ansor::make_cost_model(setup.options.cost_model, run.dag(), args.seed, setup.options.model_objective);
+                if (pretraining) {
+                    auto &trees = dynamic_cast<ansor::XGBoostCostModel &>(*model);
+                    ansor::pretrain(trees, *pretraining, run.key().hash, setup.target.to_string(), pretrain_path);
+                }
+                return model;
+            }
             int i = 0;
             while (runs[i].get() != &run) i++;
             return pool.view(args.model == "family" ? tasks[i].family : "all", run.key().hash, run.dag());

@@ -1,10 +1,13 @@
 // Tuner::suggest (foresee tuning's entry into the search) and the shared
-// cost models of FamilySeer, on small convolutions with a fake measurer.
+// cost models of FamilySeer, pretraining sets included, on small
+// convolutions with a fake measurer.
 #include "shared_cost_model.h"
 #include "task_run.h"
 
 #include "model/random_cost_model.h"
+#include "records/pretraining_set.h"
 #include "search/tuner.h"
+#include "util/errors.h"
 
 #include <doctest/doctest.h>
 
@@ -142,4 +145,57 @@ TEST_CASE("family models: one model learns from every task of its group") {
     CHECK(std::count(group.tasks.begin(), group.tasks.end(), "b") == 12);
     // Another group is untouched.
     for (double x : other->predict(pa)) CHECK(x == 0);
+}
+
+namespace {
+
+// `states` of `run`'s pipeline, featurised as a pretraining set holds them, with fake times.
+ansor::PretrainingPipeline featurised(const TaskRun &run, const std::vector<ansor::State> &states) {
+    ansor::PretrainingPipeline p;
+    p.key = run.key().hash;
+    p.name = run.key().hash;
+    ansor::FeatureExtractor extractor(run.dag());
+    FakeMeasurer measurer;
+    std::vector<ansor::MeasureResult> results = measurer.measure(states);
+    for (size_t i = 0; i < states.size(); i++) {
+        std::vector<float> rows;
+        for (const ansor::StageFeatures &f : extractor.extract(states[i].replay()))
+            rows.insert(rows.end(), f.values.begin(), f.values.end());
+        p.programs.add(rows.data(), rows.size() / ansor::features::kCount);
+        p.ms.push_back(results[i].min_ms);
+    }
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("family models: a pretraining set trains every group, never on the tasks' own pipelines") {
+    TaskRun a(conv("a", 8, 4), setup()), b(conv("b", 10, 6), setup());
+    Sampling sa(a.dag()), sb(b.dag());
+    ansor::PretrainingSet set;
+    set.target = target.to_string();
+    set.pipelines.push_back(featurised(a, sa.draw(5, 3)));
+    set.pipelines.push_back(featurised(b, sb.draw(12, 4)));
+    const std::vector<std::string> tuned = {a.key().hash};
+
+    SharedModelPool pool(0, ansor::PackSumParams::Objective::WeightedSquare);
+    CHECK_THROWS_WITH_AS(pool.pretrain(set, tuned, "x86-64-linux-sse41", "set.jsonl"),
+                         doctest::Contains("set.jsonl was measured on target"), ansor::UserError);
+    CHECK_THROWS_WITH_AS(pool.pretrain(set, {a.key().hash, b.key().hash}, target.to_string(), "set.jsonl"),
+                         doctest::Contains("no programs of pipelines other than the tasks'"), ansor::UserError);
+
+    ansor::PretrainingSummary summary = pool.pretrain(set, tuned, target.to_string(), "set.jsonl");
+    CHECK(summary.programs == 12);  // b's; a is being tuned
+    CHECK(summary.pipelines == 1);
+    auto ma = pool.view("conv", "a", a.dag());
+    auto other = pool.view("other", "a", a.dag());
+    for (const char *name : {"conv", "other"}) {
+        const auto &group = *pool.groups().at(name);
+        CHECK(group.tasks == std::vector<std::string>(12, b.key().hash));
+        CHECK(group.retrains == 1);
+    }
+    // a's programs are ranked before a has measured any.
+    CHECK(ma->can_rank());
+    std::vector<double> scores = ma->predict(sa.draw(8, 5));
+    CHECK(std::any_of(scores.begin(), scores.end(), [&](double x) { return x != scores[0]; }));
 }
