@@ -3,7 +3,7 @@
 // one run. Answers "does the model-guided search reach random search's best
 // in fewer trials?" (issue 3) and the ablation of issue 4.
 //
-//   ansor_tuning_curve --op gmm:3 [--policies random,model,evolution,no-crossover,uncapped,limited,square,pairwise]
+//   ansor_tuning_curve --op gmm:3 [--policies random,model,evolution,no-crossover,uncapped,limited,reduction-tile-1024,square,pairwise]
 //       [--seeds 0,1] [--trials 200] [--csv curve.csv] [--log programs.jsonl]
 //       [--vector-tile-bias 0.8] [--pretrain SET.jsonl]
 //
@@ -14,6 +14,8 @@
 //   no-crossover  evolution with mutation only
 //   uncapped      evolution without the per-round cap on one program structure
 //   limited       evolution restricted to one sketch (the first: a fixed tile structure)
+//   reduction-tile-1024  evolution with reduction loops' inner tiles up to 1024 (default 64)
+//                 like space loops' (Ansor's limit, and ours before session 13)
 //   square        evolution with the model trained on Ansor's weighted squared error
 //   pairwise      evolution with the model trained on the pairwise objective
 //                 (HL_ANSOR_MODEL_OBJECTIVE; evolution uses the plugin's default)
@@ -85,7 +87,7 @@ std::vector<std::string> split_commas(const std::string &s) {
 
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
-                 "%s\nusage: ansor_tuning_curve [--op gmm:3] [--policies random,model,evolution,no-crossover,uncapped,limited,square,pairwise] "
+                 "%s\nusage: ansor_tuning_curve [--op gmm:3] [--policies random,model,evolution,no-crossover,uncapped,limited,reduction-tile-1024,square,pairwise] "
                  "[--seeds 0,1] [--trials 200] [--csv FILE] [--log FILE] [--vector-tile-bias P] [--pretrain SET]\n"
                  "       (model+pretrain and evolution+pretrain need --pretrain)\n",
                  problem.c_str());
@@ -111,7 +113,8 @@ Args parse(int argc, char **argv) {
         else usage("unknown option " + flag);
     }
     static const std::set<std::string> known = {"random",  "model",   "evolution", "no-crossover",
-                                                "uncapped", "limited", "square",    "pairwise"};
+                                                "uncapped", "limited", "square",    "pairwise",
+                                                "reduction-tile-1024"};
     for (const auto &p : a.policies) {
         if (!known.count(base_policy(p))) usage("unknown policy " + p);
         if (is_pretrained(p) && base_policy(p) != "model" && base_policy(p) != "evolution") {
@@ -199,6 +202,7 @@ int main(int argc, char **argv) {
             ansor::AnnotationOptions ao;
             ao.parallelism = parallelism;
             ao.vector_tile_bias = args.vector_tile_bias;
+            if (policy == "reduction-tile-1024") ao.max_reduction_factor = 1024;
             r->annotator = std::make_unique<ansor::RandomAnnotator>(*r->dag, target, ao);
             std::vector<ansor::State> sketches = ansor::generate_sketches({*r->dag, target});
             if (policy == "limited" && sketches.size() > 1) sketches.erase(sketches.begin() + 1, sketches.end());

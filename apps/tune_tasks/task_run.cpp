@@ -1,6 +1,7 @@
 #include "task_run.h"
 
 #include "records/canonical_steps.h"
+#include "search/autoschedule.h"
 #include "util/errors.h"
 #include "util/target.h"
 
@@ -44,12 +45,7 @@ TaskRun::TaskRun(const TaskSpec &spec, const TuningSetup &setup)
     dag_ = std::make_unique<PipelineDAG>(built_.outputs(), setup.parallelism);
     key_ = std::make_unique<PipelineKey>(make_pipeline_key(*dag_));
     // The plugin's annotation settings (src/search/autoschedule.cpp).
-    annotation_.parallelism = dag_->parallelism();
-    annotation_.max_innermost_factor = setup.options.max_innermost_factor;
-    annotation_.vector_tile_bias = setup.options.vector_tile_bias;
-    annotation_.auto_unroll_steps.clear();
-    for (int s : {0, 16, 64, 512})
-        if (s <= setup.options.auto_unroll_max_step) annotation_.auto_unroll_steps.push_back(s);
+    annotation_ = ansor::annotation_options(setup.options, dag_->parallelism());
     annotator_ = std::make_unique<RandomAnnotator>(*dag_, setup.target, annotation_);
     sampler_ = std::make_unique<ProgramSampler>(generate_sketches({*dag_, setup.target}), *annotator_);
 }

@@ -19,7 +19,8 @@ bool is_modelled(const LoopNest &m, const ModelFunc &f) {
 }  // namespace
 
 RandomAnnotator::RandomAnnotator(const PipelineDAG &dag, const Halide::Target &target, AnnotationOptions options)
-    : dag_(dag), target_(target), options_(std::move(options)), factors_(options_.max_innermost_factor) {}
+    : dag_(dag), target_(target), options_(std::move(options)), space_factors_(options_.max_innermost_factor),
+      reduction_factors_(options_.max_reduction_factor) {}
 
 int RandomAnnotator::vector_width(const std::string &func) const {
     auto idx = dag_.index_of(func);
@@ -30,7 +31,9 @@ int RandomAnnotator::vector_width(const std::string &func) const {
 
 std::vector<int64_t> RandomAnnotator::sample_tile(const LoopNest &m, const std::string &func, int stage,
                                                   const std::string &loop, int pieces, std::mt19937_64 &rng) {
-    int64_t extent = m.loop(func, stage, loop).extent;
+    const ModelLoop &split_loop = m.loop(func, stage, loop);
+    int64_t extent = split_loop.extent;
+    FactorizationMemo &factors = split_loop.kind == LoopKind::Reduction ? reduction_factors_ : space_factors_;
     // Is `loop` the stage's innermost space loop, the one vectorised later?
     const ModelStage &st = m.stage(func, stage);
     const ModelLoop *innermost_space = nullptr;
@@ -39,9 +42,9 @@ std::vector<int64_t> RandomAnnotator::sample_tile(const LoopNest &m, const std::
     }
     if (innermost_space && innermost_space->name == loop &&
         std::bernoulli_distribution(options_.vector_tile_bias)(rng)) {
-        if (auto f = factors_.sample_innermost_multiple(extent, pieces, vector_width(func), rng)) return *f;
+        if (auto f = factors.sample_innermost_multiple(extent, pieces, vector_width(func), rng)) return *f;
     }
-    return factors_.sample(extent, pieces, rng);
+    return factors.sample(extent, pieces, rng);
 }
 
 bool RandomAnnotator::is_flexible(const State &sketch, const ModelFunc &f) const {

@@ -16,6 +16,7 @@ struct Options {
     double measure_seconds = 0.2;    // HL_ANSOR_MEASURE_SECONDS: timed runs go on until this much time is spent
     double tolerance = 1e-3;         // HL_ANSOR_TOLERANCE: relative error allowed on float outputs
     int64_t max_innermost_factor = 64;  // HL_ANSOR_MAX_INNERMOST_FACTOR: largest innermost tile
+    int64_t max_reduction_factor = 64;  // HL_ANSOR_MAX_REDUCTION_FACTOR: largest inner tile of a reduction loop
     double vector_tile_bias = 0.8;   // HL_ANSOR_VECTOR_TILE_BIAS: see AnnotationOptions
     int auto_unroll_max_step = 512;  // HL_ANSOR_AUTO_UNROLL_MAX_STEP: largest auto-unroll step drawn
     bool verbose = false;            // HL_ANSOR_VERBOSE: print every candidate's schedule

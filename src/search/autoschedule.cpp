@@ -59,6 +59,19 @@ void print_progress(const TuningProgress &p, double flops) {
 
 }  // namespace
 
+AnnotationOptions annotation_options(const Options &options, int parallelism) {
+    AnnotationOptions ao;
+    ao.parallelism = parallelism;
+    ao.max_innermost_factor = options.max_innermost_factor;
+    ao.max_reduction_factor = options.max_reduction_factor;
+    ao.vector_tile_bias = options.vector_tile_bias;
+    ao.auto_unroll_steps.clear();
+    for (int s : {0, 16, 64, 512}) {
+        if (s <= options.auto_unroll_max_step) ao.auto_unroll_steps.push_back(s);
+    }
+    return ao;
+}
+
 AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &outputs, const Halide::Target &target,
                                 int parallelism, const Options &options) {
     if (target.has_gpu_feature()) {
@@ -68,14 +81,7 @@ AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &o
     SketchContext ctx{dag, target};
     std::vector<State> sketches = generate_sketches(ctx);
 
-    AnnotationOptions ao;
-    ao.parallelism = dag.parallelism();
-    ao.max_innermost_factor = options.max_innermost_factor;
-    ao.vector_tile_bias = options.vector_tile_bias;
-    ao.auto_unroll_steps.clear();
-    for (int s : {0, 16, 64, 512}) {
-        if (s <= options.auto_unroll_max_step) ao.auto_unroll_steps.push_back(s);
-    }
+    AnnotationOptions ao = annotation_options(options, dag.parallelism());
     RandomAnnotator annotator(dag, target, ao);
 
     AutoscheduleResult result;

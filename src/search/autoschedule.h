@@ -16,6 +16,9 @@ struct AutoscheduleResult {
     int trials = 0, failures = 0;
 };
 
+// The annotation settings the options ask for (shared with ansor_tune_tasks).
+AnnotationOptions annotation_options(const Options &options, int parallelism);
+
 AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &outputs, const Halide::Target &target,
                                 int parallelism, const Options &options);
 

@@ -54,15 +54,17 @@ const char *mutation_name(MutationKind k) {
     return "?";
 }
 
-std::optional<State> mutate_tile_size(const State &s, int64_t max_innermost_factor, std::mt19937_64 &rng) {
+std::optional<State> mutate_tile_size(const State &s, const AnnotationOptions &limits, std::mt19937_64 &rng) {
     auto splits = find_steps<SplitStep>(s, [](const SplitStep &sp) { return sp.filled() && !sp.factors.empty(); });
     if (splits.empty()) return std::nullopt;
     StepRef ref = pick(splits, rng);
     const FuncSteps &group = s.groups()[ref.group];
     const auto &split = static_cast<const SplitStep &>(*group.steps[ref.index]);
-    int64_t extent;
+    int64_t extent, max_inner;
     try {
-        extent = model_before(s, group.func, ref.index).loop(group.func, split.stage, split.loop).extent;
+        const ModelLoop &loop = model_before(s, group.func, ref.index).loop(group.func, split.stage, split.loop);
+        extent = loop.extent;
+        max_inner = limits.max_inner_factor(loop.kind);
     } catch (const InvalidState &) {
         return std::nullopt;
     }
@@ -89,7 +91,7 @@ std::optional<State> mutate_tile_size(const State &s, int64_t max_innermost_fact
     if (to > 0) inner[to - 1] *= d;
     int64_t new_product = 1;
     for (int64_t f : inner) new_product *= f;
-    if (new_product > extent || inner.back() > max_innermost_factor) return std::nullopt;
+    if (new_product > extent || inner.back() > max_inner) return std::nullopt;
 
     State out = s;
     out.groups()[ref.group].steps[ref.index] = std::make_shared<SplitStep>(group.func, split.stage, split.loop, inner);
@@ -213,7 +215,7 @@ std::optional<State> mutate_compute_location(const State &s, RandomAnnotator &an
 
 std::optional<State> Mutator::mutate(const State &s, MutationKind kind, std::mt19937_64 &rng) {
     switch (kind) {
-    case MutationKind::TileSize: return mutate_tile_size(s, options_.max_innermost_factor, rng);
+    case MutationKind::TileSize: return mutate_tile_size(s, options_, rng);
     case MutationKind::Parallel: return mutate_parallel(s, rng);
     case MutationKind::AutoUnroll: return mutate_auto_unroll(s, options_.auto_unroll_steps, rng);
     case MutationKind::ComputeLocation: return mutate_compute_location(s, annotator_, rng);

@@ -15,7 +15,7 @@ const char *mutation_name(MutationKind k);
 
 // Moves a divisor d of one level of a tiled loop to another level of the
 // same split: the product of the levels still covers the extent.
-std::optional<State> mutate_tile_size(const State &s, int64_t max_innermost_factor, std::mt19937_64 &rng);
+std::optional<State> mutate_tile_size(const State &s, const AnnotationOptions &limits, std::mt19937_64 &rng);
 // Fuses one more or one fewer leading loop into a parallel loop.
 std::optional<State> mutate_parallel(const State &s, std::mt19937_64 &rng);
 // Redraws the auto-unroll step of one stage from `steps` (0 removes it).

@@ -124,7 +124,7 @@ TEST_CASE("evolution: a tile-size mutation keeps the split covering its loop") {
     std::mt19937_64 rng(5);
     int checked = 0;
     for (const auto &p : m.samples(30, rng)) {
-        auto child = mutate_tile_size(p, 64, rng);
+        auto child = mutate_tile_size(p, annotation(), rng);
         if (!child) continue;
         // Exactly one split changed; its levels still multiply to the extent.
         for (size_t g = 0; g < p.groups().size(); g++) {

@@ -1,4 +1,5 @@
 #include "options/options.h"
+#include "search/autoschedule.h"
 #include "util/errors.h"
 
 #include <doctest/doctest.h>
@@ -53,5 +54,16 @@ TEST_CASE("options: malformed values are errors naming the option") {
                          doctest::Contains("HL_ANSOR_MODEL_OBJECTIVE='rank' is not one of: square, pairwise"),
                          ansor::UserError);
     // Every option is documented.
-    CHECK(Options::documentation().size() == 23);
+    CHECK(Options::documentation().size() == 24);
+}
+
+TEST_CASE("options: the tile-size limits reach the annotator, each for its kind of loop") {
+    Options o = Options::from_map({{"HL_ANSOR_MAX_INNERMOST_FACTOR", "32"}, {"HL_ANSOR_MAX_REDUCTION_FACTOR", "512"}});
+    ansor::AnnotationOptions ao = ansor::annotation_options(o, 2);
+    CHECK(ao.parallelism == 2);
+    CHECK(ao.max_inner_factor(ansor::LoopKind::Space) == 32);
+    CHECK(ao.max_inner_factor(ansor::LoopKind::Reduction) == 512);
+    CHECK(Options::from_map({}).max_reduction_factor == 64);  // Ansor's limit, for both kinds
+    CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_MAX_REDUCTION_FACTOR", "0"}}),
+                         doctest::Contains("HL_ANSOR_MAX_REDUCTION_FACTOR"), ansor::UserError);
 }

@@ -1,4 +1,6 @@
 #include "annotate/random_annotator.h"
+#include "search/mutations.h"
+#include "search/state_edit.h"
 #include "sketch/sketch_generator.h"
 #include "test_pipelines.h"
 #include "util/errors.h"
@@ -44,6 +46,48 @@ TEST_CASE("factorization: vector-friendly draws keep the innermost factor a mult
     }
     CHECK(innermost == std::set<int64_t>{16, 32, 64});  // every fitting choice is drawn
     CHECK_FALSE(memo.sample_innermost_multiple(12, 2, 16, rng).has_value());
+}
+
+TEST_CASE("annotation and tile mutation: a reduction loop's inner tile has its own limit") {
+    // The inner piece of a reduction split is a cache block (GEMM's K block),
+    // not a register tile, so it may pass the space loops' 64.
+    auto p = ansor_test::make_matmul(1024);
+    PipelineDAG dag(p.functions(), 2);
+    std::vector<State> sketches = generate_sketches({dag, cpu()});
+    REQUIRE(!sketches.empty());
+    for (int64_t reduction_limit : {int64_t(64), int64_t(1024)}) {
+        CAPTURE(reduction_limit);
+        AnnotationOptions ao;
+        ao.parallelism = 2;
+        ao.max_reduction_factor = reduction_limit;
+        RandomAnnotator annotator(dag, cpu(), ao);
+        std::mt19937_64 rng(3);
+        int64_t largest_space = 0, largest_reduction = 0;
+        auto record_splits = [&](const State &s) {
+            for (const FuncSteps &g : s.groups()) {
+                for (size_t k = 0; k < g.steps.size(); k++) {
+                    auto split = std::dynamic_pointer_cast<const SplitStep>(g.steps[k]);
+                    if (!split || split->factors.empty()) continue;
+                    LoopKind kind = model_before(s, g.func, k).loop(g.func, split->stage, split->loop).kind;
+                    int64_t &largest = kind == LoopKind::Reduction ? largest_reduction : largest_space;
+                    largest = std::max(largest, split->factors.back());
+                }
+            }
+        };
+        for (int i = 0; i < 100; i++) {
+            State s = annotator.annotate(sketches[i % sketches.size()], rng);
+            record_splits(s);
+            for (int m = 0; m < 5; m++) {
+                if (auto child = mutate_tile_size(s, ao, rng)) s = *child;
+                record_splits(s);
+            }
+        }
+        CHECK(largest_space <= 64);
+        CHECK(largest_reduction <= reduction_limit);
+        // Both limits are reached: the draws cover the whole allowed range.
+        CHECK(largest_space == 64);
+        CHECK(largest_reduction == reduction_limit);
+    }
 }
 
 TEST_CASE("annotation: with the vector bias at 1, a matmul's vectorised loop is a multiple of the width") {
