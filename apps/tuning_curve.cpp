@@ -14,8 +14,8 @@
 //   no-crossover  evolution with mutation only
 //   uncapped      evolution without the per-round cap on one program structure
 //   limited       evolution restricted to one sketch (the first: a fixed tile structure)
-//   reduction-tile-1024  evolution with reduction loops' inner tiles up to 1024 (default 64)
-//                 like space loops' (Ansor's limit, and ours before session 13)
+//   reduction-tile-1024  evolution with reduction loops' inner tiles (the K
+//                 block) drawn up to 1024 instead of the default 64
 //   square        evolution with the model trained on Ansor's weighted squared error
 //   pairwise      evolution with the model trained on the pairwise objective
 //                 (HL_ANSOR_MODEL_OBJECTIVE; evolution uses the plugin's default)
@@ -35,6 +35,7 @@
 #include "model/xgboost_cost_model.h"
 #include "options/options.h"
 #include "records/tuning_log.h"
+#include "search/autoschedule.h"
 #include "search/tuner.h"
 #include "sketch/sketch_generator.h"
 #include "records/pretraining_set.h"
@@ -199,8 +200,8 @@ int main(int argc, char **argv) {
             r->built = ansor_apps::build_suite_pipeline(op->name, shape, target);
             r->dag = std::make_unique<ansor::PipelineDAG>(r->built.outputs(), parallelism);
             r->key = std::make_unique<ansor::PipelineKey>(ansor::make_pipeline_key(*r->dag));
-            ansor::AnnotationOptions ao;
-            ao.parallelism = parallelism;
+            // The plugin's default annotation settings, then the policy's changes.
+            ansor::AnnotationOptions ao = ansor::annotation_options(ansor::Options{}, parallelism);
             ao.vector_tile_bias = args.vector_tile_bias;
             if (policy == "reduction-tile-1024") ao.max_reduction_factor = 1024;
             r->annotator = std::make_unique<ansor::RandomAnnotator>(*r->dag, target, ao);
