@@ -3,12 +3,7 @@
 // in a forked child (warm-up, repeats, output check), as the search does.
 //
 //   ansor_measure_throughput [candidates=30] [size=512]
-#include "annotate/random_annotator.h"
-#include "measure/measurer.h"
-#include "model/random_cost_model.h"
-#include "search/tuner.h"
-#include "sketch/sketch_generator.h"
-#include "util/target.h"
+#include "search/tuning_session.h"
 
 #include <Halide.h>
 
@@ -38,23 +33,18 @@ int main(int argc, char **argv) {
     const int parallelism = 2;
     Target target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
     ansor::PipelineDAG dag({C.function()}, parallelism);
-    ansor::MeasureOptions mo;  // the plugin's defaults
-    mo.target = ansor::measurement_target(target);
-    mo.threads = parallelism;
-    ansor::ForkMeasurer measurer(dag, mo);
-    ansor::AnnotationOptions ao;
-    ao.parallelism = parallelism;
-    ansor::RandomAnnotator annotator(dag, target, ao);
-    ansor::ProgramSampler sampler(ansor::generate_sketches({dag, target}), annotator);
-    ansor::RandomCostModel model(1);
-    ansor::TunerOptions to;
-    to.trials = candidates;
-    to.seed = 1;
     // Random sampling: what is timed is measurement, not the search.
-    ansor::Tuner tuner(sampler, annotator, ao, measurer, model, ansor::with_policy(to, ansor::SearchPolicy::Random));
+    ansor::Options options;  // the plugin's defaults
+    options.search = ansor::SearchPolicy::Random;
+    options.cost_model = ansor::CostModelKind::Random;
+    options.trials = candidates;
+    options.seed = 1;
+    options.progress = false;
+    ansor::TuningSession session(dag, target, options);
 
     auto t0 = std::chrono::steady_clock::now();
-    ansor::TuningOutcome out = tuner.run();
+    session.tune();
+    const ansor::TuningOutcome &out = session.outcome();
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double flops = 2.0 * n * n * n;
     std::printf("matmul %d^3: %zu candidates in %.1f s (%d failed), best %.3f ms (%.1f GFLOP/s)\n", n, out.trials.size(),

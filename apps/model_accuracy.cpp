@@ -15,6 +15,7 @@
 // Labels: per pipeline, best time / time over all its programs in the logs
 // (failures 0), PackSumXGBoost's normalized_throughputs.
 #include "features/program_features.h"
+#include "model/make_cost_model.h"
 #include "model/pack_sum_xgboost.h"
 #include "model/ranking_metrics.h"
 #include "options/options.h"
@@ -50,7 +51,7 @@ struct Args {
 
     static ansor::PackSumParams search_defaults() {
         ansor::PackSumParams p;
-        p.objective = ansor::objective_from_name(ansor::Options().model_objective);
+        p.objective = ansor::pack_sum_objective(ansor::Options().model_objective);
         return p;
     }
 };

@@ -14,12 +14,11 @@
 //   the median and 90th percentile of |log2(new / old)|.
 // --out appends the new measurements to another log (never to LOG).
 #include "dag/pipeline_dag.h"
-#include "measure/measurer.h"
 #include "records/pipeline_key.h"
 #include "records/tuning_log.h"
+#include "search/tuning_session.h"
 #include "suite_pipelines.h"
 #include "util/errors.h"
-#include "util/target.h"
 
 #include <algorithm>
 #include <cmath>
@@ -146,11 +145,11 @@ int main(int argc, char **argv) {
             return 1;
         }
 
-        ansor::MeasureOptions mo;  // the search's defaults
-        mo.target = ansor::measurement_target(target);
-        mo.threads = kParallelism;
-        mo.timeout_s = args.timeout_s;
-        ansor::ForkMeasurer measurer(dag, mo);
+        // The search's measurement settings, with this tool's timeout; the
+        // session measures outside any search and logs nothing itself.
+        ansor::SessionSettings settings = ansor::session_settings(ansor::Options(), dag, target);
+        settings.measure.timeout_s = args.timeout_s;
+        ansor::TuningSession session(dag, target, settings);
         std::optional<ansor::TuningLog> out;
         if (!args.out.empty()) out.emplace(args.out);
 
@@ -158,7 +157,7 @@ int main(int argc, char **argv) {
         size_t failed_now = 0;
         for (size_t i = 0; i < picked.size(); i++) {
             const ansor::TuningRecord &r = *picked[i];
-            ansor::MeasureResult m = measurer.measure({*r.state})[0];
+            ansor::MeasureResult m = session.measure({*r.state})[0];
             if (out) out->append(key, target, *r.state, m);
             std::fprintf(stderr, "[remeasure] %zu/%zu  old %.4f ms  new %s  (%.1f s)\n", i + 1, picked.size(), r.min_ms,
                          m.ok ? std::to_string(m.min_ms).c_str() : m.error.c_str(), m.seconds);

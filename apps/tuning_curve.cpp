@@ -29,16 +29,9 @@
 // every measured program to a tuning log (a data set for the cost model). The CSV holds one
 // row per measurement; scripts/plot_tuning_curve.py draws it and prints, per
 // policy, the trials it took to reach random search's final best.
-#include "annotate/random_annotator.h"
-#include "measure/measurer.h"
-#include "model/make_cost_model.h"
-#include "model/xgboost_cost_model.h"
 #include "options/options.h"
-#include "records/tuning_log.h"
-#include "search/autoschedule.h"
-#include "search/tuner.h"
-#include "sketch/sketch_generator.h"
 #include "records/pretraining_set.h"
+#include "search/tuning_session.h"
 #include "suite_pipelines.h"
 #include "util/target.h"
 
@@ -62,7 +55,7 @@ struct Args {
     int trials = 200;
     std::string csv;
     std::string log;
-    double vector_tile_bias = ansor::AnnotationOptions{}.vector_tile_bias;
+    double vector_tile_bias = ansor::Options{}.vector_tile_bias;
     std::string pretrain;  // a pretraining set (ansor_export_pretraining)
 };
 
@@ -127,43 +120,42 @@ Args parse(int argc, char **argv) {
     return a;
 }
 
-ansor::TunerOptions tuner_options(const std::string &policy, uint64_t seed) {
-    ansor::TunerOptions o;  // the plugin's defaults
+// The session settings of one policy: the plugin's defaults (the options'
+// defaults), then the policy's changes.
+ansor::SessionSettings policy_settings(const Args &args, const std::string &policy, uint64_t seed,
+                                       const ansor::PipelineDAG &dag, const Halide::Target &target) {
+    ansor::Options o;
     o.seed = seed;
-    if (policy == "random") return ansor::with_policy(o, ansor::SearchPolicy::Random);
-    if (policy == "model") return ansor::with_policy(o, ansor::SearchPolicy::Model);
-    if (policy == "no-crossover") o.evolution.crossover_share = 0;
-    if (policy == "uncapped") o.evolution.max_structure_share = 1;
-    return ansor::with_policy(o, ansor::SearchPolicy::Evolution);
+    o.progress = false;  // the curve prints its own progress, per round of every run
+    o.vector_tile_bias = args.vector_tile_bias;
+    if (policy == "random") {
+        o.search = ansor::SearchPolicy::Random;
+        o.cost_model = ansor::CostModelKind::Random;
+    }
+    if (policy == "model") o.search = ansor::SearchPolicy::Model;
+    if (policy == "square") o.model_objective = ansor::ModelObjective::Square;
+    if (policy == "pairwise") o.model_objective = ansor::ModelObjective::Pairwise;
+    if (policy == "no-crossover") o.crossover_share = 0;
+    if (policy == "uncapped") o.structure_share = 1;
+    if (policy == "reduction-tile-1024") o.max_reduction_factor = 1024;
+    ansor::SessionSettings s = ansor::session_settings(o, dag, target);
+    if (policy == "limited") s.max_sketches = 1;  // one sketch: a fixed tile structure
+    // Every run starts cold; --log only records what the runs measure.
+    s.log = args.log;
+    s.resume_from_log = false;
+    return s;
 }
 
-// One policy and seed: its own pipeline, model and search state.
+// One policy and seed: its own pipeline and tuning session.
 struct Run {
     std::string policy;
     uint64_t seed;
     ansor_apps::SuitePipeline built;
     std::unique_ptr<ansor::PipelineDAG> dag;
-    std::unique_ptr<ansor::RandomAnnotator> annotator;
-    std::unique_ptr<ansor::ProgramSampler> sampler;
-    std::unique_ptr<ansor::ForkMeasurer> measurer;
-    std::unique_ptr<ansor::CostModel> model;
-    std::unique_ptr<ansor::Tuner> tuner;
-    std::unique_ptr<ansor::PipelineKey> key;
+    std::unique_ptr<ansor::TuningSession> session;
     int trials = 0;
     double best_ms = INFINITY;
 };
-
-// Trains the run's XGBoost model on the pretraining set's programs of every
-// pipeline but the run's own, as the plugin does with HL_ANSOR_PRETRAIN.
-void pretrain(Run &run, const ansor::PretrainingSet &set, const std::string &path, const Halide::Target &target) {
-    auto *model = dynamic_cast<ansor::XGBoostCostModel *>(run.model.get());
-    if (!model) throw std::logic_error("pretraining needs the XGBoost model");
-    auto start = std::chrono::steady_clock::now();
-    ansor::PretrainingSummary s = ansor::pretrain(*model, set, run.key->hash, target.to_string(), path);
-    std::fprintf(stderr, "[curve] %s/%llu pretrained on %zu programs of %zu other pipelines in %.1f s\n",
-                 run.policy.c_str(), (unsigned long long)run.seed, s.programs, s.pipelines,
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-}
 
 }  // namespace
 
@@ -187,72 +179,50 @@ int main(int argc, char **argv) {
         csv << "op,shape,policy,seed,trial,ok,ms,best_ms,elapsed_s\n";
     }
 
-    std::optional<ansor::PretrainingSet> pretraining;
-    if (!args.pretrain.empty()) pretraining = ansor::read_pretraining_set(args.pretrain);
+    std::shared_ptr<const ansor::PretrainingSet> pretraining;
+    if (!args.pretrain.empty()) pretraining = std::make_shared<ansor::PretrainingSet>(ansor::read_pretraining_set(args.pretrain));
 
+    auto start = std::chrono::steady_clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     std::vector<std::unique_ptr<Run>> runs;
     for (uint64_t seed : args.seeds) {
         for (const auto &named_policy : args.policies) {
-            const std::string policy = base_policy(named_policy);
             auto r = std::make_unique<Run>();
             r->policy = named_policy;
             r->seed = seed;
             r->built = ansor_apps::build_suite_pipeline(op->name, shape, target);
             r->dag = std::make_unique<ansor::PipelineDAG>(r->built.outputs(), parallelism);
-            r->key = std::make_unique<ansor::PipelineKey>(ansor::make_pipeline_key(*r->dag));
-            // The plugin's default annotation settings, then the policy's changes.
-            ansor::AnnotationOptions ao = ansor::annotation_options(ansor::Options{}, parallelism);
-            ao.vector_tile_bias = args.vector_tile_bias;
-            if (policy == "reduction-tile-1024") ao.max_reduction_factor = 1024;
-            r->annotator = std::make_unique<ansor::RandomAnnotator>(*r->dag, target, ao);
-            std::vector<ansor::State> sketches = ansor::generate_sketches({*r->dag, target});
-            if (policy == "limited" && sketches.size() > 1) sketches.erase(sketches.begin() + 1, sketches.end());
-            r->sampler = std::make_unique<ansor::ProgramSampler>(sketches, *r->annotator);
-            ansor::MeasureOptions mo;  // the plugin's defaults
-            mo.target = ansor::measurement_target(target);
-            mo.threads = parallelism;
-            r->measurer = std::make_unique<ansor::ForkMeasurer>(*r->dag, mo);
-            // square / pairwise: evolution with the model trained on that objective.
-            const std::string objective =
-                policy == "square" || policy == "pairwise" ? policy : ansor::Options().model_objective;
-            r->model = ansor::make_cost_model(policy == "random" ? "random" : "xgboost", *r->dag, seed, objective);
-            if (is_pretrained(named_policy)) pretrain(*r, *pretraining, args.pretrain, target);
-            ansor::TunerOptions to = tuner_options(policy, seed);
-            r->tuner = std::make_unique<ansor::Tuner>(*r->sampler, *r->annotator, ao, *r->measurer, *r->model, to);
+            ansor::SessionSettings settings = policy_settings(args, base_policy(named_policy), seed, *r->dag, target);
+            ansor::SessionParts parts;
+            if (is_pretrained(named_policy)) {
+                // Trained on the set's programs of every pipeline but the run's
+                // own, as the plugin does with HL_ANSOR_PRETRAIN.
+                settings.pretrain = args.pretrain;
+                parts.pretraining = pretraining;
+            }
+            r->session = std::make_unique<ansor::TuningSession>(*r->dag, target, settings, parts);
+            Run *run = r.get();
+            run->session->on_measured = [&, run](const ansor::TrialRecord &t) {
+                run->trials++;
+                if (t.result.ok) run->best_ms = std::min(run->best_ms, t.result.min_ms);
+                if (csv.is_open()) {
+                    csv << op->name << "," << shape_index << "," << run->policy << "," << run->seed << "," << run->trials
+                        << "," << (t.result.ok ? 1 : 0) << "," << (t.result.ok ? t.result.min_ms : NAN) << ","
+                        << run->best_ms << "," << elapsed() << "\n";
+                    csv.flush();
+                }
+            };
             runs.push_back(std::move(r));
         }
     }
     std::printf("%s shape %zu (%s): %zu runs x %d trials, interleaved by round\n", op->name.c_str(), shape_index,
                 ansor_ops::generator_params(shape).c_str(), runs.size(), args.trials);
 
-    std::optional<ansor::TuningLog> log;
-    if (!args.log.empty()) log.emplace(args.log);
-    auto start = std::chrono::steady_clock::now();
-    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-    for (auto &r : runs) {
-        Run *run = r.get();
-        run->tuner->on_measured = [&, run](const ansor::TrialRecord &t) {
-            run->trials++;
-            if (t.result.ok) run->best_ms = std::min(run->best_ms, t.result.min_ms);
-            if (log) {
-                ansor::RecordMeta meta;
-                meta.trial = run->trials - 1;
-                meta.seed = run->seed;
-                log->append(*run->key, target, t.state, t.result, meta);
-            }
-            if (csv.is_open()) {
-                csv << op->name << "," << shape_index << "," << run->policy << "," << run->seed << "," << run->trials
-                    << "," << (t.result.ok ? 1 : 0) << "," << (t.result.ok ? t.result.min_ms : NAN) << ","
-                    << run->best_ms << "," << elapsed() << "\n";
-                csv.flush();
-            }
-        };
-    }
     // One round of every run in turn until all have spent their trials.
-    const int round = ansor::TunerOptions().measures_per_round;
+    const int round = ansor::Options().measures_per_round;
     for (int done = 0; done < args.trials; done += round) {
         int step = std::min(round, args.trials - done);
-        for (auto &r : runs) r->tuner->run_more(step);
+        for (auto &r : runs) r->session->tune(step);
         std::fprintf(stderr, "[curve] %d/%d trials per run, %.0f s:", done + step, args.trials, elapsed());
         for (auto &r : runs) std::fprintf(stderr, "  %s/%llu %.4f ms", r->policy.c_str(), (unsigned long long)r->seed, r->best_ms);
         std::fprintf(stderr, "\n");

@@ -2,15 +2,12 @@
 // One task of a task file being tuned in this process: its pipeline built
 // from the generator, its DAG and pipeline key (the same key the plugin
 // computes for a GenGen build of that generator and params), its history
-// from the tuning log, and, from its first unit on, the measurer, cost model
-// and Tuner of src/search (the plugin's search, driven round by round).
+// from the tuning log, and its TuningSession (the plugin's search, driven
+// unit by unit).
 #include "task_file.h"
 
-#include "measure/measurer.h"
 #include "options/options.h"
-#include "records/tuning_log.h"
-#include "search/tuner.h"
-#include "sketch/sketch_generator.h"
+#include "search/tuning_session.h"
 
 #include <functional>
 #include <memory>
@@ -21,19 +18,31 @@
 namespace ansor_tasks {
 
 // What every task shares: the target the log files records under, the
-// thread count, and the plugin's HL_ANSOR_* search options.
+// thread count, the plugin's HL_ANSOR_* search options, and what the tool
+// takes as flags instead (--seed, --log).
 struct TuningSetup {
     Halide::Target target;
     int parallelism = 2;
     ansor::Options options;
     uint64_t seed = 0;
+    std::string log;  // "" for none
 };
+
+// The HL_ANSOR_* options the tool takes as flags instead (--trials, --log,
+// --seed); it refuses to run with them set, so none is silently ignored.
+const std::vector<std::string> &options_replaced_by_flags();
+
+// The session settings of every task: the plugin's (ansor::session_settings
+// of the options), with the seed and log of the flags. The trial budget is
+// the task scheduler's, and the tool prints its own progress per unit.
+ansor::SessionSettings task_session_settings(const TuningSetup &setup, const ansor::PipelineDAG &dag);
 
 class TaskRun {
 public:
     // Builds the pipeline and analyses it; throws std::invalid_argument
     // (bad generator or params) or ansor::UserError (e.g. missing estimates).
     TaskRun(const TaskSpec &spec, const TuningSetup &setup);
+    ~TaskRun();
     TaskRun(const TaskRun &) = delete;
     TaskRun &operator=(const TaskRun &) = delete;
 
@@ -41,24 +50,24 @@ public:
     const ansor::PipelineDAG &dag() const { return *dag_; }
     const ansor::PipelineKey &key() const { return *key_; }
 
-    // This pipeline's records in `log` (file order); they count as trials
-    // already spent and train the model when the tuner starts.
-    void load_history(const ansor::TuningLog &log);
-    const std::vector<ansor::TuningRecord> &logged() const { return logged_; }
+    // Starts the task's tuning session with `parts` (e.g. a family's shared
+    // cost model) and reads its history from the log. Call once, before
+    // tune() and logged().
+    void start(ansor::SessionParts parts = {});
+    // This pipeline's records in the log (file order); they count as trials
+    // already spent and train the model when tuning starts.
+    const std::vector<ansor::TuningRecord> &logged() const;
 
-    using ModelFactory = std::function<std::unique_ptr<ansor::CostModel>(const TaskRun &)>;
     // Measures `trials` more programs (one round when trials ≤ the round
-    // size), appending each to `log`. The first call creates the measurer
-    // (which runs the all-at-root reference once), the model and the
-    // tuner, and hands it the logged history. Returns the trials measured
-    // (fewer when the search space has run dry). Throws what the measurer
-    // throws when the pipeline cannot run at all.
-    int tune(int trials, const ansor::TuningLog &log, const ModelFactory &make_model);
+    // size), each appended to the log. Returns the trials measured (fewer
+    // when the search space has run dry). Throws what the measurer throws
+    // when the pipeline cannot run at all.
+    int tune(int trials);
 
-    int trials() const { return (int)logged_.size() + trials_; }
+    int trials() const { return (int)logged().size() + trials_; }
     int failures() const { return logged_failures_ + failures_; }
     double best_ms() const { return best_ms_; }  // +inf before a valid program
-    // All-at-root time of the pipeline, once the measurer exists.
+    // All-at-root time of the pipeline, once tuning has started.
     std::optional<double> reference_ms() const;
 
     // Up to k of this run's (not the log's) successful programs of the last
@@ -67,34 +76,23 @@ public:
     // `state` of another task rebuilt for this pipeline through canonical
     // names, if its steps replay here (same operation structure).
     std::optional<ansor::State> transfer(const ansor::State &state, const TaskRun &from) const;
-    // Queues programs for the next round (Tuner::suggest); kept until the
-    // tuner exists.
+    // Queues programs for the next round (Tuner::suggest).
     void suggest(std::vector<ansor::State> states);
     int transferred_measured() const { return transferred_measured_; }
 
 private:
+    ansor::TuningSession &session() const;
+
     TaskSpec spec_;
     TuningSetup setup_;
     GeneratorPipeline built_;
     std::unique_ptr<ansor::PipelineDAG> dag_;
     std::unique_ptr<ansor::PipelineKey> key_;
-    ansor::AnnotationOptions annotation_;
-    std::unique_ptr<ansor::RandomAnnotator> annotator_;
-    std::unique_ptr<ansor::ProgramSampler> sampler_;
-    std::unique_ptr<ansor::ForkMeasurer> measurer_;
-    std::unique_ptr<ansor::CostModel> model_;
-    std::unique_ptr<ansor::Tuner> tuner_;
-    std::vector<ansor::TuningRecord> logged_;
+    std::unique_ptr<ansor::TuningSession> session_;
     std::vector<ansor::TrialRecord> last_unit_;
-    std::vector<ansor::State> pending_suggestions_;
     std::set<std::string> suggested_keys_;
     int logged_failures_ = 0, trials_ = 0, failures_ = 0, transferred_measured_ = 0;
     double best_ms_;
 };
-
-// The tuner settings the plugin derives from HL_ANSOR_* (search policy,
-// round size, ε, evolution), with `seed`.
-ansor::TunerOptions tuner_options_from(const ansor::Options &o, uint64_t seed);
-ansor::MeasureOptions measure_options_from(const ansor::Options &o, const Halide::Target &target, int threads);
 
 }  // namespace ansor_tasks

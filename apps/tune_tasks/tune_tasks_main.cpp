@@ -16,7 +16,6 @@
 #include "task_run.h"
 
 #include "model/make_cost_model.h"
-#include "model/xgboost_cost_model.h"
 #include "records/pretraining_set.h"
 #include "scheduler/task_scheduler.h"
 #include "util/errors.h"
@@ -59,8 +58,8 @@ struct Args {
                  "         [--model per-task|family|monolithic] [--families generator|structure] [--foresee K]\n"
                  "         [--early-stopping K] [--alpha A] [--beta B] [--window DT] [--epsilon E]\n"
                  "         [--parallelism P] [--target T]\n"
-                 "Search settings come from the plugin's HL_ANSOR_* variables (README); HL_ANSOR_TRIALS and\n"
-                 "HL_ANSOR_LOG are replaced by --trials and --log.\n",
+                 "Search settings come from the plugin's HL_ANSOR_* variables (README); HL_ANSOR_TRIALS,\n"
+                 "HL_ANSOR_LOG and HL_ANSOR_SEED are replaced by --trials, --log and --seed.\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -166,8 +165,10 @@ std::vector<LoggedUnit> logged_units(const std::vector<std::unique_ptr<TaskRun>>
 
 int main(int argc, char **argv) {
     Args args = parse(argc, argv);
-    for (const char *replaced : {"HL_ANSOR_TRIALS", "HL_ANSOR_LOG"}) {
-        if (std::getenv(replaced)) usage(std::string(replaced) + " is set; ansor_tune_tasks takes --trials and --log instead");
+    for (const std::string &replaced : options_replaced_by_flags()) {
+        if (std::getenv(replaced.c_str())) {
+            usage(replaced + " is set; ansor_tune_tasks takes --trials, --log and --seed instead");
+        }
     }
     try {
         TuningSetup setup;
@@ -175,6 +176,7 @@ int main(int argc, char **argv) {
         setup.parallelism = args.parallelism;
         setup.options = ansor::Options::from_environment();
         setup.seed = args.seed;
+        setup.log = args.log;
         const int round = setup.options.measures_per_round;
         const bool progress = setup.options.progress;
 
@@ -235,16 +237,20 @@ int main(int argc, char **argv) {
         }
         ansor::TaskScheduler scheduler(tasks, objective, args.scheduler);
 
-        // Cost models: one per task (as the plugin), per family (FamilySeer) or one for all (Ansor).
-        SharedModelPool pool(args.seed, ansor::objective_from_name(setup.options.model_objective));
-        // A pretraining set (HL_ANSOR_PRETRAIN) trains every model on other pipelines' programs first.
-        std::optional<ansor::PretrainingSet> pretraining;
+        // Cost models: one per task (the session's own, as the plugin's), per
+        // family (FamilySeer) or one for all (Ansor), shared through the pool.
+        const bool shared_models = args.model != "per-task" && setup.options.cost_model == ansor::CostModelKind::XGBoost;
+        SharedModelPool pool(args.seed, ansor::pack_sum_objective(setup.options.model_objective));
+        // A pretraining set (HL_ANSOR_PRETRAIN) trains every model on other
+        // pipelines' programs first: read once, for the pool or for every task's session.
+        std::shared_ptr<const ansor::PretrainingSet> pretraining;
         const std::string &pretrain_path = setup.options.pretrain;
         if (!pretrain_path.empty()) {
-            if (setup.options.cost_model != "xgboost")
-                throw ansor::UserError("HL_ANSOR_PRETRAIN needs HL_ANSOR_COST_MODEL=xgboost, not " + setup.options.cost_model);
-            pretraining = ansor::read_pretraining_set(pretrain_path);
-            if (args.model != "per-task") {
+            if (setup.options.cost_model != ansor::CostModelKind::XGBoost)
+                throw ansor::UserError(std::string("HL_ANSOR_PRETRAIN needs HL_ANSOR_COST_MODEL=xgboost, not ") +
+                                       ansor::choice_name(setup.options.cost_model));
+            pretraining = std::make_shared<ansor::PretrainingSet>(ansor::read_pretraining_set(pretrain_path));
+            if (shared_models) {
                 std::vector<std::string> task_keys;
                 for (const auto &r : runs) task_keys.push_back(r->key().hash);
                 ansor::PretrainingSummary s = pool.pretrain(*pretraining, task_keys, setup.target.to_string(), pretrain_path);
@@ -253,26 +259,21 @@ int main(int argc, char **argv) {
                 pretraining.reset();  // the pool holds what it needs
             }
         }
-        TaskRun::ModelFactory make_model = [&](const TaskRun &run) -> std::unique_ptr<ansor::CostModel> {
-            if (args.model == "per-task" || setup.options.cost_model != "xgboost") {
-                auto model = ansor::make_cost_model(setup.options.cost_model, run.dag(), args.seed, setup.options.model_objective);
-                if (pretraining) {
-                    auto &trees = dynamic_cast<ansor::XGBoostCostModel &>(*model);
-                    ansor::pretrain(trees, *pretraining, run.key().hash, setup.target.to_string(), pretrain_path);
-                }
-                return model;
-            }
-            int i = 0;
-            while (runs[i].get() != &run) i++;
-            return pool.view(args.model == "family" ? tasks[i].family : "all", run.key().hash, run.dag());
-        };
-
-        // Resume: the log's units count as spent.
-        ansor::TuningLog log(args.log);
+        // Start every task's session (reading its history from the log); the
+        // log's units count as spent.
         int spent = 0;
-        for (auto &r : runs) {
-            r->load_history(log);
-            spent += (int)r->logged().size();
+        for (size_t i = 0; i < runs.size(); i++) {
+            ansor::SessionParts parts;
+            parts.pretraining = pretraining;
+            if (shared_models) {
+                const std::string group = args.model == "family" ? tasks[i].family : "all";
+                const std::string task_key = runs[i]->key().hash;
+                parts.make_model = [&pool, group, task_key](const ansor::PipelineDAG &dag) {
+                    return pool.view(group, task_key, dag);
+                };
+            }
+            runs[i]->start(std::move(parts));
+            spent += (int)runs[i]->logged().size();
         }
         const std::vector<LoggedUnit> resumed = logged_units(runs, round);
         for (const LoggedUnit &u : resumed) {
@@ -356,7 +357,7 @@ int main(int argc, char **argv) {
             const int want = std::min(round, args.trials - spent - spent_now);
             int measured = 0;
             try {
-                measured = runs[i]->tune(want, log, make_model);
+                measured = runs[i]->tune(want);
             } catch (const std::exception &e) {
                 // A pipeline that cannot run at all (its reference fails) has no
                 // valid program; the scheduler retires it after its cap.

@@ -1,15 +1,19 @@
 #pragma once
 // The cost model named by HL_ANSOR_COST_MODEL, for one pipeline.
 #include "model/cost_model.h"
+#include "model/pack_sum_xgboost.h"
+#include "options/choices.h"
 
 #include <memory>
 
 namespace ansor {
 
-// "xgboost" or "random"; throws UserError for another name. `objective`
-// is the XGBoost model's training objective, "pairwise" or "square"
-// (PackSumParams::objective; the plugin's default is Options::model_objective).
-std::unique_ptr<CostModel> make_cost_model(const std::string &name, const PipelineDAG &dag, uint64_t seed,
-                                           const std::string &objective);
+// The pack-sum trees' training objective for HL_ANSOR_MODEL_OBJECTIVE.
+PackSumParams::Objective pack_sum_objective(ModelObjective objective);
+
+// `objective` is the XGBoost model's training objective; the random model
+// ignores it.
+std::unique_ptr<CostModel> make_cost_model(CostModelKind kind, const PipelineDAG &dag, uint64_t seed,
+                                           ModelObjective objective);
 
 }  // namespace ansor

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <sstream>
 #include <vector>
 
@@ -41,11 +42,13 @@ bool parse_bool(const std::string &name, const std::string &v) {
     throw UserError(name + "='" + v + "' is not a boolean (use 1/0, true/false or yes/no)");
 }
 
-std::string parse_choice(const std::string &name, const std::string &v, const std::vector<std::string> &choices) {
+// `v` must be the choice_name of one of `choices`.
+template <typename Choice>
+Choice parse_choice(const std::string &name, const std::string &v, std::initializer_list<Choice> choices) {
     std::string list;
-    for (const auto &c : choices) {
-        if (v == c) return v;
-        list += (list.empty() ? "" : ", ") + c;
+    for (Choice c : choices) {
+        if (v == choice_name(c)) return c;
+        list += (list.empty() ? "" : ", ") + std::string(choice_name(c));
     }
     throw UserError(name + "='" + v + "' is not one of: " + list);
 }
@@ -66,9 +69,9 @@ const std::map<std::string, Setter> &setters() {
         {"HL_ANSOR_AUTO_UNROLL_MAX_STEP", [](Options &o, auto &n, auto &v) { o.auto_unroll_max_step = (int)parse_int(n, v, 0, 4096); }},
         {"HL_ANSOR_VERBOSE", [](Options &o, auto &n, auto &v) { o.verbose = parse_bool(n, v); }},
         {"HL_ANSOR_PROGRESS", [](Options &o, auto &n, auto &v) { o.progress = parse_bool(n, v); }},
-        {"HL_ANSOR_SEARCH", [](Options &o, auto &n, auto &v) { o.search = parse_choice(n, v, {"random", "model", "evolution"}); }},
-        {"HL_ANSOR_COST_MODEL", [](Options &o, auto &n, auto &v) { o.cost_model = parse_choice(n, v, {"xgboost", "random"}); }},
-        {"HL_ANSOR_MODEL_OBJECTIVE", [](Options &o, auto &n, auto &v) { o.model_objective = parse_choice(n, v, {"square", "pairwise"}); }},
+        {"HL_ANSOR_SEARCH", [](Options &o, auto &n, auto &v) { o.search = parse_choice(n, v, {SearchPolicy::Random, SearchPolicy::Model, SearchPolicy::Evolution}); }},
+        {"HL_ANSOR_COST_MODEL", [](Options &o, auto &n, auto &v) { o.cost_model = parse_choice(n, v, {CostModelKind::XGBoost, CostModelKind::Random}); }},
+        {"HL_ANSOR_MODEL_OBJECTIVE", [](Options &o, auto &n, auto &v) { o.model_objective = parse_choice(n, v, {ModelObjective::Square, ModelObjective::Pairwise}); }},
         {"HL_ANSOR_MEASURES_PER_ROUND", [](Options &o, auto &n, auto &v) { o.measures_per_round = (int)parse_int(n, v, 1, 10000); }},
         {"HL_ANSOR_EPSILON", [](Options &o, auto &n, auto &v) { o.epsilon = parse_double(n, v, 0, 1); }},
         {"HL_ANSOR_POPULATION", [](Options &o, auto &n, auto &v) { 
@@ -92,6 +95,19 @@ const std::map<std::string, Setter> &setters() {
 }
 
 }  // namespace
+
+const char *choice_name(SearchPolicy p) {
+    switch (p) {
+    case SearchPolicy::Random: return "random";
+    case SearchPolicy::Model: return "model";
+    case SearchPolicy::Evolution: return "evolution";
+    }
+    return "?";
+}
+
+const char *choice_name(CostModelKind k) { return k == CostModelKind::Random ? "random" : "xgboost"; }
+
+const char *choice_name(ModelObjective o) { return o == ModelObjective::Square ? "square" : "pairwise"; }
 
 const std::map<std::string, std::string> &Options::documentation() {
     static const std::map<std::string, std::string> d = {

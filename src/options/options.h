@@ -2,6 +2,8 @@
 // Every HL_ANSOR_* option, read and validated in one place. The Halide 14
 // plugin API passes nothing but the pipeline, target and machine params, so
 // environment variables are the only channel.
+#include "options/choices.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -21,9 +23,9 @@ struct Options {
     int auto_unroll_max_step = 512;  // HL_ANSOR_AUTO_UNROLL_MAX_STEP: largest auto-unroll step drawn
     bool verbose = false;            // HL_ANSOR_VERBOSE: print every candidate's schedule
     bool progress = true;            // HL_ANSOR_PROGRESS: progress lines on stderr
-    std::string search = "evolution";  // HL_ANSOR_SEARCH: random | model | evolution
-    std::string cost_model = "xgboost";  // HL_ANSOR_COST_MODEL: xgboost | random
-    std::string model_objective = "pairwise";  // HL_ANSOR_MODEL_OBJECTIVE: pairwise | square
+    SearchPolicy search = SearchPolicy::Evolution;         // HL_ANSOR_SEARCH
+    CostModelKind cost_model = CostModelKind::XGBoost;     // HL_ANSOR_COST_MODEL
+    ModelObjective model_objective = ModelObjective::Pairwise;  // HL_ANSOR_MODEL_OBJECTIVE
     int measures_per_round = 16;     // HL_ANSOR_MEASURES_PER_ROUND: programs measured between retrainings
     double epsilon = 0.05;           // HL_ANSOR_EPSILON: share of random programs per round
     int population = 2048;           // HL_ANSOR_POPULATION: evolution's population

@@ -1,10 +1,13 @@
 #pragma once
-// The whole path for one pipeline: analyse, enumerate sketches, search,
-// apply the best program to the pipeline's Funcs, and return its source.
+// The plugin's whole path for one pipeline: analyse, tune (a TuningSession
+// configured by the HL_ANSOR_* options), apply the chosen program to the
+// pipeline's Funcs, and return its source.
 #include "options/options.h"
-#include "search/tuner.h"
 
 #include <Halide.h>
+
+#include <string>
+#include <vector>
 
 namespace ansor {
 
@@ -15,9 +18,6 @@ struct AutoscheduleResult {
     double best_ms = 0;
     int trials = 0, failures = 0;
 };
-
-// The annotation settings the options ask for (shared with ansor_tune_tasks).
-AnnotationOptions annotation_options(const Options &options, int parallelism);
 
 AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &outputs, const Halide::Target &target,
                                 int parallelism, const Options &options);

@@ -6,15 +6,6 @@
 
 namespace ansor {
 
-const char *policy_name(SearchPolicy p) {
-    switch (p) {
-    case SearchPolicy::Random: return "random";
-    case SearchPolicy::Model: return "model";
-    case SearchPolicy::Evolution: return "evolution";
-    }
-    return "?";
-}
-
 TunerOptions with_policy(TunerOptions o, SearchPolicy p) {
     o.policy = p;
     if (p == SearchPolicy::Random) o.epsilon = 1;

@@ -9,6 +9,7 @@
 //   model:     the model ranks a population of fresh samples (no evolution);
 //   evolution: the population (samples + best measured) evolves first.
 #include "model/cost_model.h"
+#include "options/choices.h"
 #include "search/evolutionary_search.h"
 
 #include <functional>
@@ -16,9 +17,6 @@
 #include <string>
 
 namespace ansor {
-
-enum class SearchPolicy { Random, Model, Evolution };
-const char *policy_name(SearchPolicy p);
 
 struct TunerOptions {
     SearchPolicy policy = SearchPolicy::Evolution;
@@ -75,6 +73,8 @@ public:
     // Measures `trials` more programs, continuing where the last call
     // stopped (same model, rng and history); benchmarks interleave runs so.
     TuningOutcome run_more(int trials);
+    // Every measurement so far, and the best program.
+    const TuningOutcome &outcome() const { return outcome_; }
 
 private:
     std::vector<State> pick_candidates(int count, std::mt19937_64 &rng);

@@ -1,5 +1,6 @@
 #include "options/options.h"
 #include "search/autoschedule.h"
+#include "search/session_settings.h"
 #include "util/errors.h"
 
 #include <doctest/doctest.h>
@@ -45,11 +46,11 @@ TEST_CASE("options: malformed values are errors naming the option") {
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_PRETRAIN", ""}}), doctest::Contains("pretraining set"),
                          ansor::UserError);
     CHECK(Options::from_map({{"HL_ANSOR_PRETRAIN", "set.jsonl"}}).pretrain == "set.jsonl");
-    CHECK(Options::from_map({{"HL_ANSOR_SEARCH", "model"}, {"HL_ANSOR_CROSSOVER", "0"}}).search == "model");
+    CHECK(Options::from_map({{"HL_ANSOR_SEARCH", "model"}, {"HL_ANSOR_CROSSOVER", "0"}}).search == ansor::SearchPolicy::Model);
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_STRUCTURE_SHARE", "1.5"}}),
                          doctest::Contains("HL_ANSOR_STRUCTURE_SHARE"), ansor::UserError);
     CHECK(Options::from_map({{"HL_ANSOR_STRUCTURE_SHARE", "1"}}).structure_share == 1.0);
-    CHECK(Options::from_map({{"HL_ANSOR_MODEL_OBJECTIVE", "pairwise"}}).model_objective == "pairwise");
+    CHECK(Options::from_map({{"HL_ANSOR_MODEL_OBJECTIVE", "pairwise"}}).model_objective == ansor::ModelObjective::Pairwise);
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_MODEL_OBJECTIVE", "rank"}}),
                          doctest::Contains("HL_ANSOR_MODEL_OBJECTIVE='rank' is not one of: square, pairwise"),
                          ansor::UserError);

@@ -4,6 +4,8 @@
 #include "shared_cost_model.h"
 #include "task_run.h"
 
+#include "sketch/sketch_generator.h"
+
 #include "model/random_cost_model.h"
 #include "records/pretraining_set.h"
 #include "search/tuner.h"

@@ -4,6 +4,8 @@
 #include "task_file.h"
 #include "task_run.h"
 
+#include "sketch/sketch_generator.h"
+
 #include <doctest/doctest.h>
 
 using namespace ansor_tasks;

@@ -1,0 +1,240 @@
+#include "search/tuning_session.h"
+
+#include "model/make_cost_model.h"
+#include "model/xgboost_cost_model.h"
+#include "sketch/sketch_generator.h"
+#include "util/errors.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace ansor {
+
+namespace {
+
+void print_progress(const TuningProgress &p, double flops) {
+    std::fprintf(stderr, "[ansor] trial %d/%d (round %d)  failures %d  best ", p.trials_done, p.trials_total, p.round,
+                 p.failures);
+    if (p.best_ms > 0) {
+        std::fprintf(stderr, "%.4f ms", p.best_ms);
+        if (flops > 0) std::fprintf(stderr, " (%.1f GFLOP/s)", flops / (p.best_ms * 1e6));
+    } else {
+        std::fprintf(stderr, "-");
+    }
+    std::fprintf(stderr, "  elapsed %.0f s  left ~%.0f s\n", p.elapsed_s, p.left_s);
+}
+
+PretrainingSummary pretrain_model(CostModel &model, const PretrainingSet &set, const std::string &own_key,
+                                  const std::string &target, const std::string &path) {
+    auto *trees = dynamic_cast<XGBoostCostModel *>(&model);
+    if (!trees) throw UserError("HL_ANSOR_PRETRAIN needs HL_ANSOR_COST_MODEL=xgboost, not " + model.name());
+    return pretrain(*trees, set, own_key, target, path);
+}
+
+// Every Func at root: always legal, and what the reference computes.
+State all_at_root(const PipelineDAG &dag) {
+    State root(dag);
+    for (size_t i = 0; i < dag.nodes().size(); i++) add_compute_root(root, (int)i);
+    return root;
+}
+
+}  // namespace
+
+TuningSession::TuningSession(const PipelineDAG &dag, const Halide::Target &target, const Options &options)
+    : TuningSession(dag, target, session_settings(options, dag, target)) {}
+
+TuningSession::TuningSession(const PipelineDAG &dag, const Halide::Target &target, SessionSettings settings,
+                             SessionParts parts)
+    : dag_(dag), target_(target), settings_(std::move(settings)), parts_(std::move(parts)) {
+    if (target.has_gpu_feature()) {
+        throw UserError("target " + target.to_string() +
+                        " has a GPU feature; the Ansor plugin schedules CPU targets only so far");
+    }
+    sketches_ = generate_sketches({dag_, target_});
+    if (settings_.max_sketches > 0 && sketches_.size() > settings_.max_sketches) {
+        sketches_.erase(sketches_.begin() + (std::ptrdiff_t)settings_.max_sketches, sketches_.end());
+    }
+    annotator_ = std::make_unique<RandomAnnotator>(dag_, target_, settings_.annotation);
+    sampler_ = std::make_unique<ProgramSampler>(sketches_, *annotator_);
+    if (!settings_.log.empty()) {
+        log_.emplace(settings_.log);
+        if (settings_.resume_from_log) {
+            history_ = log_->load(dag_, key(), target_);
+            logged_trials_ = (int64_t)history_.size();
+            if (settings_.progress) {
+                std::fprintf(stderr, "[ansor] log %s: %zu records for pipeline %s on this target\n",
+                             settings_.log.c_str(), history_.size(), key().hash.c_str());
+            }
+        }
+    }
+}
+
+TuningSession::~TuningSession() = default;
+
+const PipelineKey &TuningSession::key() const {
+    if (!key_) key_ = make_pipeline_key(dag_);
+    return *key_;
+}
+
+Measurer &TuningSession::measurer() {
+    if (measurer_) return *measurer_;
+    if (parts_.make_measurer) {
+        measurer_ = parts_.make_measurer(dag_, settings_.measure);
+    } else {
+        auto fork = std::make_unique<ForkMeasurer>(dag_, settings_.measure);
+        reference_ms_ = fork->reference().min_ms;
+        measurer_ = std::move(fork);
+    }
+    return *measurer_;
+}
+
+std::vector<MeasureResult> TuningSession::measure(const std::vector<State> &states) {
+    return measurer().measure(states);
+}
+
+std::optional<double> TuningSession::reference_ms() const { return reference_ms_; }
+
+void TuningSession::print_start() const {
+    std::fprintf(stderr, "[ansor] %zu Funcs, %zu sketches", dag_.nodes().size(), sketches_.size());
+    if (reference_ms_) std::fprintf(stderr, ", reference (all at root) %.4f ms", *reference_ms_);
+    std::fprintf(stderr, "; measuring %d programs (%s search", settings_.tuner.trials, choice_name(settings_.tuner.policy));
+    if (settings_.tuner.policy == SearchPolicy::Evolution) {
+        std::fprintf(stderr, ", population %d", settings_.tuner.evolution.population);
+    }
+    std::fprintf(stderr, ")\n");
+}
+
+void TuningSession::start_tuner() {
+    measurer();
+    if (settings_.progress) print_start();
+    if (parts_.make_model) {
+        model_ = parts_.make_model(dag_);
+    } else {
+        model_ = make_cost_model(settings_.cost_model, dag_, settings_.tuner.seed, settings_.model_objective);
+        if (!settings_.pretrain.empty()) {
+            std::shared_ptr<const PretrainingSet> set = parts_.pretraining;
+            if (!set) set = std::make_shared<PretrainingSet>(read_pretraining_set(settings_.pretrain));
+            PretrainingSummary s = pretrain_model(*model_, *set, key().hash, target_.to_string(), settings_.pretrain);
+            if (settings_.progress) {
+                std::fprintf(stderr, "[ansor] cost model pretrained on %zu programs of %zu other pipelines from %s\n",
+                             s.programs, s.pipelines, settings_.pretrain.c_str());
+            }
+        }
+    }
+    tuner_ = std::make_unique<Tuner>(*sampler_, *annotator_, settings_.annotation, *measurer_, *model_, settings_.tuner);
+    std::vector<TrialRecord> earlier;
+    for (const auto &r : history_) {
+        MeasureResult m;
+        m.ok = r.ok;
+        m.error = r.error;
+        m.min_ms = r.min_ms;
+        m.median_ms = r.median_ms;
+        m.seconds = r.seconds;
+        earlier.push_back({*r.state, m});
+    }
+    tuner_->add_history(earlier);
+    tuner_->on_measured = [this](const TrialRecord &t) { record(t); };
+    if (settings_.progress) {
+        const double flops = dag_.flop_count();
+        tuner_->on_progress = [flops](const TuningProgress &p) { print_progress(p, flops); };
+    }
+}
+
+void TuningSession::record(const TrialRecord &t) {
+    if (log_) {
+        RecordMeta meta;
+        meta.trial = logged_trials_;
+        meta.seed = settings_.tuner.seed;
+        try {
+            log_->append(key(), target_, t.state, t.result, meta);
+        } catch (const InvalidState &e) {
+            std::fprintf(stderr, "[ansor] warning: could not record trial %lld in %s: %s\n", (long long)logged_trials_,
+                         settings_.log.c_str(), e.what());
+        }
+    }
+    logged_trials_++;
+    if (on_measured) on_measured(t);
+}
+
+int TuningSession::tune(int trials) {
+    if (!tuner_) start_tuner();
+    if (!pending_suggestions_.empty()) {
+        tuner_->suggest(std::move(pending_suggestions_));
+        pending_suggestions_.clear();
+    }
+    const size_t before = tuner_->outcome().trials.size();
+    tuner_->run_more(trials);
+    const TuningOutcome &outcome = tuner_->outcome();
+    if (settings_.verbose) {
+        for (size_t i = before; i < outcome.trials.size(); i++) {
+            const TrialRecord &t = outcome.trials[i];
+            std::fprintf(stderr, "[ansor] %s %.4f ms %s\n%s", t.result.ok ? "ok" : "FAILED", t.result.min_ms,
+                         t.result.error.c_str(), t.state.source().c_str());
+        }
+    }
+    return (int)(outcome.trials.size() - before);
+}
+
+void TuningSession::suggest(std::vector<State> states) {
+    if (tuner_) {
+        tuner_->suggest(std::move(states));
+        return;
+    }
+    for (auto &s : states) pending_suggestions_.push_back(std::move(s));
+}
+
+const TuningOutcome &TuningSession::outcome() const {
+    static const TuningOutcome none;
+    return tuner_ ? tuner_->outcome() : none;
+}
+
+SessionChoice TuningSession::choose() {
+    std::optional<State> chosen;
+    SessionChoice::How how;
+    if (tuner_) {
+        const TuningOutcome &outcome = tuner_->outcome();
+        how.trials = (int)outcome.trials.size();
+        how.failures = outcome.failures;
+        if (outcome.best) {
+            chosen = outcome.best;
+            how.measured = true;
+            how.best_ms = outcome.best_result.min_ms;
+        } else if (!outcome.trials.empty()) {
+            std::fprintf(stderr, "[ansor] warning: none of %d candidates ran correctly (first error: %s); "
+                                 "falling back to computing every Func at root\n",
+                         how.trials, outcome.trials[0].result.error.c_str());
+        }
+    } else if (log_) {
+        // No budget: the log's best program, the same one every time.
+        std::optional<TuningRecord> best = best_record(history_);
+        if (!best) {
+            throw UserError("HL_ANSOR_TRIALS=0 with HL_ANSOR_LOG=" + settings_.log + ", but the log holds no successful " +
+                            "measurement of this pipeline (key " + key().hash + ") on target " + target_.to_string() +
+                            "; tune it first with HL_ANSOR_TRIALS > 0");
+        }
+        chosen = best->state;
+        how.measured = true;
+        how.from_log = true;
+        how.best_ms = best->min_ms;
+    } else {
+        std::mt19937_64 rng(settings_.tuner.seed);
+        chosen = sampler_->sample(rng);
+    }
+    SessionChoice c{chosen ? *chosen : all_at_root(dag_), how, ""};
+    std::ostringstream src;
+    src << "// Ansor: ";
+    if (how.from_log) {
+        src << "best record of " << settings_.log << ", " << how.best_ms << " ms";
+    } else if (how.measured) {
+        src << "best of " << how.trials << " measured programs";
+        if (!history_.empty()) src << " and " << history_.size() << " from " << settings_.log;
+        src << ", " << how.best_ms << " ms";
+    } else {
+        src << "unmeasured schedule";
+    }
+    src << "\n" << c.state.source();
+    c.source = src.str();
+    return c;
+}
+
+}  // namespace ansor

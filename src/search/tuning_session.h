@@ -1,0 +1,124 @@
+#pragma once
+// One pipeline's tuning, wired once for every tool: the plugin, ansor_tune_tasks,
+// ansor_tuning_curve and the measurement tools all tune through a
+// TuningSession. It owns the sketches, the annotator and sampler, the
+// measurer, the cost model (pretrained if asked), the tuner, the tuning
+// log's history and appends, progress printing and the final choice of the
+// program to apply.
+//
+//   TuningSession session(dag, target, Options::from_environment());
+//   if (session.settings().tuner.trials > 0) session.tune();
+//   SessionChoice choice = session.choose();
+#include "model/cost_model.h"
+#include "records/pipeline_key.h"
+#include "records/pretraining_set.h"
+#include "records/tuning_log.h"
+#include "search/program_sampler.h"
+#include "search/session_settings.h"
+#include "search/tuner.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ansor {
+
+// Components a tool supplies in place of the session's own.
+struct SessionParts {
+    // Default: a ForkMeasurer (compiles and runs each candidate in a child).
+    std::function<std::unique_ptr<Measurer>(const PipelineDAG &, const MeasureOptions &)> make_measurer;
+    // Default: the model settings.cost_model names, pretrained on
+    // settings.pretrain. A supplied model is used as it comes: whoever
+    // shares it across pipelines pretrains it (ansor_tune_tasks' family models).
+    std::function<std::unique_ptr<CostModel>(const PipelineDAG &)> make_model;
+    // settings.pretrain already read, for tools that start many sessions.
+    std::shared_ptr<const PretrainingSet> pretraining;
+};
+
+// The program a session applies, and how it was chosen.
+struct SessionChoice {
+    State state;
+    struct How {
+        bool measured = false;  // false: nothing valid was measured or logged
+        bool from_log = false;  // the log's best record, applied without measuring
+        double best_ms = 0;
+        int trials = 0, failures = 0;  // this session's measurements
+    } how;
+    // The schedule source: a comment line saying how it was chosen, then the schedule.
+    std::string source;
+};
+
+class TuningSession {
+public:
+    // The plugin's path: every setting from the HL_ANSOR_* options.
+    TuningSession(const PipelineDAG &dag, const Halide::Target &target, const Options &options);
+    // Tools that vary the settings. Reads the log's history for this
+    // pipeline now (settings.log with resume_from_log).
+    TuningSession(const PipelineDAG &dag, const Halide::Target &target, SessionSettings settings,
+                  SessionParts parts = {});
+    ~TuningSession();
+    TuningSession(const TuningSession &) = delete;
+    TuningSession &operator=(const TuningSession &) = delete;
+
+    const SessionSettings &settings() const { return settings_; }
+    const PipelineDAG &dag() const { return dag_; }
+    const Halide::Target &target() const { return target_; }
+    const PipelineKey &key() const;
+    const std::vector<State> &sketches() const { return sketches_; }
+    const ProgramSampler &sampler() const { return *sampler_; }
+    // This pipeline's records from the log, in file order: they train the
+    // model, seed the search and count for the best program.
+    const std::vector<TuningRecord> &history() const { return history_; }
+
+    // Measures `trials` more programs (fewer if the space runs dry) and
+    // returns how many. The first call creates the measurer (which runs the
+    // all-at-root reference once), the model and the tuner, and hands the
+    // tuner the history. Each measurement is appended to the log, then
+    // passed to on_measured.
+    int tune(int trials);
+    int tune() { return tune(settings_.tuner.trials); }
+    std::function<void(const TrialRecord &)> on_measured;
+
+    // Programs proposed from outside the search (Tuner::suggest); kept until the tuner exists.
+    void suggest(std::vector<State> states);
+
+    // Measures programs outside the search: nothing is logged or learned.
+    std::vector<MeasureResult> measure(const std::vector<State> &states);
+    // The all-at-root reference's time, once the measurer exists.
+    std::optional<double> reference_ms() const;
+    // This session's measurements so far.
+    const TuningOutcome &outcome() const;
+
+    // The program to apply: the best measured one (this session's or the
+    // history's); without a tune() call, the log's best record if there is a
+    // log (UserError if it holds none) or else one random program; every
+    // Func at root if nothing measured ran correctly.
+    SessionChoice choose();
+
+private:
+    Measurer &measurer();
+    void start_tuner();
+    void record(const TrialRecord &t);
+    void print_start() const;
+
+    const PipelineDAG &dag_;
+    Halide::Target target_;
+    SessionSettings settings_;
+    SessionParts parts_;
+    mutable std::optional<PipelineKey> key_;
+    std::vector<State> sketches_;
+    std::unique_ptr<RandomAnnotator> annotator_;
+    std::unique_ptr<ProgramSampler> sampler_;
+    std::optional<TuningLog> log_;
+    std::vector<TuningRecord> history_;
+    std::unique_ptr<Measurer> measurer_;
+    std::optional<double> reference_ms_;
+    std::unique_ptr<CostModel> model_;
+    std::unique_ptr<Tuner> tuner_;
+    std::vector<State> pending_suggestions_;
+    int64_t logged_trials_ = 0;  // index of the next record appended
+};
+
+}  // namespace ansor
