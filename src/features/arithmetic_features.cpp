@@ -1,0 +1,13 @@
+#include "features/detail/feature_writers.h"
+
+namespace ansor {
+namespace features {
+namespace detail {
+
+void write_arithmetic_features(const DefinitionTemplate &t, double iters, float *F) {
+    for (int i = 0; i < kArith; i++) F[kArithBegin + i] = slog(t.arith[i] * iters);
+}
+
+}  // namespace detail
+}  // namespace features
+}  // namespace ansor
