@@ -1,4 +1,4 @@
-// The cost-model accuracy benchmark (docs/model_accuracy.md): trains the
+// The cost-model accuracy benchmark (docs/cost_model.md): trains the
 // pack-sum XGBoost model (src/model) on measured programs of the operator
 // suite read from tuning logs and reports how well it ranks unseen ones.
 //

@@ -1,6 +1,6 @@
 #pragma once
 // A data set of measured programs for the cost-model accuracy benchmark
-// (docs/model_accuracy.md): the tuning-log records of every operator-suite
+// (docs/cost_model.md): the tuning-log records of every operator-suite
 // pipeline (generators/, every shape and the small test shape), featurised
 // as the cost model sees them. A record names its pipeline only by a key, so
 // every suite pipeline is built in process and its key compared.

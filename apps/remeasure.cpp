@@ -1,6 +1,6 @@
 // Measures programs of a tuning log again, to see how far the log's times
 // can be trusted: the test-retest agreement bounds what any cost model can
-// reach on them (docs/model_accuracy.md, "label noise").
+// reach on them (docs/cost_model.md, "What we tried").
 //
 //   ansor_remeasure LOG --op gmm:0 [--programs 40] [--seed 0] [--timeout 30] [--out NEW_LOG]
 //

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarises a tuning-curve CSV written by ansor_tuning_curve --csv.
 
-For every policy it prints the figures docs/benchmarks.md tabulates: the best
+For every policy it prints the figures docs/results.md tabulates: the best
 time per seed at the half and full budget, the mean over seeds of those, the
 trial at which the policy's mean curve first reaches random sampling's mean
 final best, the trial at which each seed reaches random's final best of the

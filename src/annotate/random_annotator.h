@@ -22,7 +22,7 @@ struct AnnotationOptions {
     // along the reduction (GEMM's K block, between the two space levels of
     // "SRSRS"). Kept apart from the space limit so it can be widened; the
     // default stays Ansor's 64 because a wider range (1024) tuned GEMM 1024^3
-    // no faster in the same trials (docs/benchmarks.md, session 13).
+    // no faster in the same trials (docs/search.md, "What we tried").
     int64_t max_reduction_factor = 64;
     int64_t max_inner_factor(LoopKind kind) const {
         return kind == LoopKind::Reduction ? max_reduction_factor : max_innermost_factor;

@@ -1,6 +1,6 @@
 #pragma once
 // How well a cost model's scores rank programs (Ansor §7, the cost-model
-// accuracy benchmark, docs/model_accuracy.md). `truth` holds the measured
+// accuracy benchmark, docs/cost_model.md). `truth` holds the measured
 // normalised throughputs (higher is faster), `predicted` the model's scores
 // for the same programs in the same order; only the order of the scores
 // matters, except for r_squared.
