@@ -6,9 +6,7 @@
 
 #include "sketch/sketch_generator.h"
 
-#include "model/random_cost_model.h"
 #include "records/pretraining_set.h"
-#include "search/tuner.h"
 #include "util/errors.h"
 
 #include <doctest/doctest.h>
@@ -71,57 +69,59 @@ struct Sampling {
 
 }  // namespace
 
+namespace {
+
+// A task tuned on the fake machine with random scores: rounds of `round`
+// programs, a small evolution.
+std::unique_ptr<TaskRun> fake_task(int round) {
+    TuningSetup t = setup();
+    t.options = ansor::Options::from_map({{"HL_ANSOR_MEASURES_PER_ROUND", std::to_string(round)},
+                                          {"HL_ANSOR_POPULATION", "32"},
+                                          {"HL_ANSOR_GENERATIONS", "1"},
+                                          {"HL_ANSOR_COST_MODEL", "random"}});
+    auto run = std::make_unique<TaskRun>(conv("a", 8, 4), t);
+    ansor::SessionParts parts;
+    parts.make_measurer = [](const ansor::PipelineDAG &, const ansor::MeasureOptions &) {
+        return std::make_unique<FakeMeasurer>();
+    };
+    run->start(parts);
+    return run;
+}
+
+}  // namespace
+
 TEST_CASE("foresee: suggested programs are measured first, up to the share of a round") {
-    TaskRun a(conv("a", 8, 4), setup());
-    Sampling s(a.dag());
-    FakeMeasurer measurer;
-    ansor::RandomCostModel model(0);
-    ansor::TunerOptions o;
-    o.measures_per_round = 4;
-    o.evolution.population = 32;
-    o.evolution.generations = 1;
-    o.suggestion_share = 0.5;
-    ansor::Tuner tuner(s.sampler, s.annotator, Sampling::options(), measurer, model, o);
+    std::unique_ptr<TaskRun> a = fake_task(4);
+    Sampling s(a->dag());
     std::vector<ansor::State> suggested = s.draw(3, 7);
     std::set<std::string> keys;
     for (const auto &x : suggested) keys.insert(x.key());
     REQUIRE(keys.size() == 3);
-    std::vector<std::string> measured;
-    tuner.on_measured = [&](const ansor::TrialRecord &t) { measured.push_back(t.state.key()); };
-    tuner.suggest(suggested);
-    tuner.run_more(4);
+    a->suggest(suggested);
+    REQUIRE(a->tune(4) == 4);
+    std::vector<ansor::State> measured = a->last_unit_best(4);
     REQUIRE(measured.size() == 4);
-    // Half of a round of 4: two suggestions first, then the search's own.
-    CHECK(keys.count(measured[0]) == 1);
-    CHECK(keys.count(measured[1]) == 1);
-    CHECK(keys.count(measured[2]) == 0);
-    CHECK(keys.count(measured[3]) == 0);
+    // Half of a round of 4 (the default share): two suggestions, then the search's own.
+    int from_suggestions = 0;
+    for (const auto &m : measured) from_suggestions += (int)keys.count(m.key());
+    CHECK(from_suggestions == 2);
+    CHECK(a->transferred_measured() == 2);
     // The third suggestion was dropped, not kept for the next round.
-    tuner.run_more(4);
+    a->tune(4);
     int later = 0;
-    for (size_t i = 4; i < measured.size(); i++) later += (int)keys.count(measured[i]);
+    for (const auto &m : a->last_unit_best(4)) later += (int)keys.count(m.key());
     CHECK(later == 0);
+    CHECK(a->transferred_measured() == 2);
 }
 
 TEST_CASE("foresee: an already measured suggestion is not measured again") {
-    TaskRun a(conv("a", 8, 4), setup());
-    Sampling s(a.dag());
-    FakeMeasurer measurer;
-    ansor::RandomCostModel model(0);
-    ansor::TunerOptions o;
-    o.measures_per_round = 2;
-    o.evolution.population = 32;
-    o.evolution.generations = 1;
-    ansor::Tuner tuner(s.sampler, s.annotator, Sampling::options(), measurer, model, o);
-    std::vector<std::string> measured;
-    tuner.on_measured = [&](const ansor::TrialRecord &t) { measured.push_back(t.state.key()); };
-    tuner.run_more(2);
-    ansor::State again = tuner.run_more(0).trials.at(0).state;
-    tuner.suggest({again});
-    tuner.run_more(2);
-    REQUIRE(measured.size() == 4);
-    CHECK(measured[2] != again.key());
-    CHECK(measured[3] != again.key());
+    std::unique_ptr<TaskRun> a = fake_task(2);
+    REQUIRE(a->tune(2) == 2);
+    ansor::State again = a->last_unit_best(1).at(0);
+    a->suggest({again});
+    REQUIRE(a->tune(2) == 2);
+    for (const auto &m : a->last_unit_best(2)) CHECK(m.key() != again.key());
+    CHECK(a->transferred_measured() == 0);
 }
 
 TEST_CASE("family models: one model learns from every task of its group") {
