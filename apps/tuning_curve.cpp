@@ -32,7 +32,6 @@
 #include "annotate/random_annotator.h"
 #include "measure/measurer.h"
 #include "model/make_cost_model.h"
-#include "model/xgboost_cost_model.h"
 #include "options/options.h"
 #include "records/tuning_log.h"
 #include "search/autoschedule.h"
@@ -156,10 +155,8 @@ struct Run {
 // Trains the run's XGBoost model on the pretraining set's programs of every
 // pipeline but the run's own, as the plugin does with HL_ANSOR_PRETRAIN.
 void pretrain(Run &run, const ansor::PretrainingSet &set, const std::string &path, const Halide::Target &target) {
-    auto *model = dynamic_cast<ansor::XGBoostCostModel *>(run.model.get());
-    if (!model) throw std::logic_error("pretraining needs the XGBoost model");
     auto start = std::chrono::steady_clock::now();
-    ansor::PretrainingSummary s = ansor::pretrain(*model, set, run.key->hash, target.to_string(), path);
+    ansor::PretrainingSummary s = run.model->pretrain(set, {run.key->hash}, target.to_string(), path);
     std::fprintf(stderr, "[curve] %s/%llu pretrained on %zu programs of %zu other pipelines in %.1f s\n",
                  run.policy.c_str(), (unsigned long long)run.seed, s.programs, s.pipelines,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

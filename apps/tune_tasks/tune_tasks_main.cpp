@@ -16,7 +16,6 @@
 #include "task_run.h"
 
 #include "model/make_cost_model.h"
-#include "model/xgboost_cost_model.h"
 #include "records/pretraining_set.h"
 #include "scheduler/task_scheduler.h"
 #include "util/errors.h"
@@ -256,10 +255,7 @@ int main(int argc, char **argv) {
         TaskRun::ModelFactory make_model = [&](const TaskRun &run) -> std::unique_ptr<ansor::CostModel> {
             if (args.model == "per-task" || setup.options.cost_model != "xgboost") {
                 auto model = ansor::make_cost_model(setup.options.cost_model, run.dag(), args.seed, setup.options.model_objective);
-                if (pretraining) {
-                    auto &trees = dynamic_cast<ansor::XGBoostCostModel &>(*model);
-                    ansor::pretrain(trees, *pretraining, run.key().hash, setup.target.to_string(), pretrain_path);
-                }
+                if (pretraining) model->pretrain(*pretraining, {run.key().hash}, setup.target.to_string(), pretrain_path);
                 return model;
             }
             int i = 0;

@@ -2,7 +2,6 @@
 
 #include "measure/measurer.h"
 #include "model/make_cost_model.h"
-#include "model/xgboost_cost_model.h"
 #include "records/pretraining_set.h"
 #include "records/tuning_log.h"
 #include "search/tuner.h"
@@ -117,11 +116,9 @@ AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &o
         ProgramSampler sampler(sketches, annotator);
         std::unique_ptr<CostModel> model = make_cost_model(options.cost_model, dag, options.seed, options.model_objective);
         if (!options.pretrain.empty()) {
-            auto *trees = dynamic_cast<XGBoostCostModel *>(model.get());
-            if (!trees) throw UserError("HL_ANSOR_PRETRAIN needs HL_ANSOR_COST_MODEL=xgboost, not " + options.cost_model);
             if (!key) key = make_pipeline_key(dag);
-            PretrainingSummary s =
-                pretrain(*trees, read_pretraining_set(options.pretrain), key->hash, target.to_string(), options.pretrain);
+            PretrainingSummary s = model->pretrain(read_pretraining_set(options.pretrain), {key->hash},
+                                                   target.to_string(), options.pretrain);
             if (options.progress) {
                 std::fprintf(stderr, "[ansor] cost model pretrained on %zu programs of %zu other pipelines from %s\n",
                              s.programs, s.pipelines, options.pretrain.c_str());
