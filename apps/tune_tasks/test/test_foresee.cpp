@@ -4,6 +4,7 @@
 #include "shared_cost_model.h"
 #include "task_run.h"
 
+#include "features/program_features.h"
 #include "model/random_cost_model.h"
 #include "records/pretraining_set.h"
 #include "search/tuner.h"
