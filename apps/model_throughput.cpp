@@ -132,9 +132,9 @@ Timings run(const Func &out, int train, int predict, const PackSumParams &params
     model.update(train_states, train_results);
     t.update_s = seconds_since(t0);
     t0 = std::chrono::steady_clock::now();
-    model.retrain();
+    model.trained_model().retrain();
     t.retrain_s = seconds_since(t0);
-    t.rounds = model.trees().rounds();
+    t.rounds = model.trained_model().trees().rounds();
 
     t0 = std::chrono::steady_clock::now();
     std::vector<double> scores = model.predict(predict_states);

@@ -2,6 +2,7 @@
 
 #include "dag/pipeline_dag.h"
 #include "features/program_features.h"
+#include "model/pack_sum_xgboost.h"
 #include "records/tuning_log.h"
 #include "shapes.h"
 #include "suite_pipelines.h"

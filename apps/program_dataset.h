@@ -4,7 +4,7 @@
 // pipeline (generators/, every shape and the small test shape), featurised
 // as the cost model sees them. A record names its pipeline only by a key, so
 // every suite pipeline is built in process and its key compared.
-#include "model/pack_sum_xgboost.h"
+#include "features/program_batch.h"
 
 #include <Halide.h>
 

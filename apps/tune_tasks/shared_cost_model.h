@@ -1,15 +1,14 @@
 #pragma once
 // One cost model trained on the programs of several tasks (brief §5):
 // FamilySeer's per-family models, or Ansor's single model for every task
-// (monolithic). A SharedModelPool owns the trees and training data of each
-// group; every task gets a CostModel view that featurises with its own
-// pipeline's extractor and predicts with, and trains, its group's trees.
-// Labels are normalised per task (each task's fastest program gets 1), as
-// XGBoostCostModel does per pipeline.
-#include "features/program_features.h"
+// (monolithic). A SharedModelPool maps each group to a TrainedModel
+// (src/model/trained_model.h: the trees and the group's training data);
+// every task gets an XGBoostCostModel view (src/model/xgboost_cost_model.h)
+// that featurises with its own pipeline's extractor and predicts with, and
+// trains, its group's TrainedModel. Labels are normalised per task (each
+// task's fastest program gets 1), as the plugin's model does per pipeline.
 #include "model/cost_model.h"
-#include "model/pack_sum_xgboost.h"
-#include "records/pretraining_set.h"
+#include "model/trained_model.h"
 
 #include <map>
 #include <memory>
@@ -23,19 +22,11 @@ public:
     SharedModelPool(uint64_t seed, ansor::PackSumParams::Objective objective) : seed_(seed), objective_(objective) {}
     // A view of group `group`'s model for one task; `task_id` tells its
     // programs apart from the other tasks' in the labels. The view refers
-    // to `dag` and to this pool: both must outlive it.
+    // to `dag` (which must outlive it) and shares the group's model.
     std::unique_ptr<ansor::CostModel> view(const std::string &group, const std::string &task_id,
                                            const ansor::PipelineDAG &dag);
 
-    struct Group {
-        explicit Group(ansor::PackSumParams p) : trees(ansor::features::kCount, p), data(ansor::features::kCount) {}
-        ansor::PackSumXGBoost trees;
-        ansor::ProgramBatch data;
-        std::vector<std::string> tasks;  // per program
-        std::vector<double> ms;          // per program; +inf for a failure
-        size_t retrains = 0;
-    };
-    const std::map<std::string, std::unique_ptr<Group>> &groups() const { return groups_; }
+    const std::map<std::string, std::shared_ptr<ansor::TrainedModel>> &groups() const { return groups_; }
 
     // Every group, now and later, also trains on `set`'s programs of
     // pipelines that are none of `task_keys` (the tasks being tuned: their
@@ -49,11 +40,9 @@ public:
 private:
     uint64_t seed_;
     ansor::PackSumParams::Objective objective_;
-    std::map<std::string, std::unique_ptr<Group>> groups_;
-    // The pretraining programs every new group starts with (task = pipeline key).
-    ansor::ProgramBatch pretraining_{ansor::features::kCount};
-    std::vector<std::string> pretraining_tasks_;
-    std::vector<double> pretraining_ms_;
+    std::map<std::string, std::shared_ptr<ansor::TrainedModel>> groups_;
+    // The pretraining programs every new group starts with (group = pipeline key).
+    ansor::TrainingData pretraining_;
 };
 
 }  // namespace ansor_tasks

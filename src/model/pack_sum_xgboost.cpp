@@ -192,17 +192,6 @@ double pairwise_loss(const PairList &pairs, const std::vector<double> &sums, con
 
 }  // namespace
 
-void ProgramBatch::add(const float *program_rows, size_t statements) {
-    rows.insert(rows.end(), program_rows, program_rows + statements * (size_t)num_features);
-    begin.push_back(begin.back() + statements);
-}
-
-ProgramBatch ProgramBatch::subset(const std::vector<size_t> &programs) const {
-    ProgramBatch out(num_features);
-    for (size_t p : programs) out.add(rows.data() + begin[p] * (size_t)num_features, statements(p));
-    return out;
-}
-
 PackSumXGBoost::PackSumXGBoost(int num_features, PackSumParams params)
     : num_features_(num_features), params_(params) {
     if (num_features <= 0) throw std::invalid_argument("PackSumXGBoost: num_features must be positive");

@@ -1,38 +1,24 @@
 #pragma once
 // Gradient-boosted trees trained with Ansor's pack-sum objective (brief §3),
 // on libxgboost's C API. Knows nothing of pipelines or states: a program is
-// a block of statement feature rows and a label; the trees score single
-// statements and a program's score is the sum of its statements' scores.
+// a block of statement feature rows (features/program_batch.h) and a label;
+// the trees score single statements and a program's score is the sum of its
+// statements' scores. The training data around the trees is
+// model/trained_model.h's.
 //
 //   loss = Σ_programs w · (Σ_{s ∈ program} f(s) − y)²,   w = max(y, min_weight)
 //
 // XGBoost only sees rows, so the objective is a custom one: each round the
 // current per-row margins are summed per program, and every row of a
 // program gets the gradient of its program's error (see train()).
+#include "features/program_batch.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace ansor {
-
-// Programs as one row-major matrix of statement rows: program i owns rows
-// [begin[i], begin[i + 1]).
-struct ProgramBatch {
-    explicit ProgramBatch(int num_features) : num_features(num_features) {}
-
-    int num_features;
-    std::vector<float> rows;
-    std::vector<size_t> begin = {0};
-
-    // Appends a program of `statements` rows (statements × num_features floats).
-    void add(const float *program_rows, size_t statements);
-    size_t programs() const { return begin.size() - 1; }
-    size_t statements() const { return begin.back(); }
-    size_t statements(size_t program) const { return begin[program + 1] - begin[program]; }
-    // A batch of the given programs, in that order.
-    ProgramBatch subset(const std::vector<size_t> &programs) const;
-};
 
 struct PackSumParams {
     // Tree booster settings (those of TVM's auto_scheduler XGBModel).

@@ -1,5 +1,7 @@
 #pragma once
 // Uniform random scores: the ablation baseline (the search without a model).
+// It learns nothing, so it refuses pretraining with a UserError naming it
+// (CostModel::pretrain's default).
 #include "model/cost_model.h"
 
 #include <limits>

@@ -7,8 +7,14 @@
 namespace ansor {
 
 XGBoostCostModel::XGBoostCostModel(const PipelineDAG &dag, PackSumParams params, std::string pipeline_id)
-    : extractor_(dag), trees_(features::kCount, params), pipeline_id_(std::move(pipeline_id)),
-      data_(features::kCount) {}
+    : extractor_(dag), model_(std::make_shared<TrainedModel>(params)), pipeline_id_(std::move(pipeline_id)),
+      name_("xgboost") {}
+
+XGBoostCostModel::XGBoostCostModel(const PipelineDAG &dag, std::shared_ptr<TrainedModel> model,
+                                   std::string pipeline_id)
+    : extractor_(dag), model_(std::move(model)), pipeline_id_(std::move(pipeline_id)), name_("xgboost-shared") {
+    if (!model_) throw std::invalid_argument("XGBoostCostModel: no TrainedModel");
+}
 
 void XGBoostCostModel::featurise(const std::vector<State> &states, ProgramBatch &batch, std::vector<bool> &replayed,
                                  std::vector<ProgramPrediction> *stages) {
@@ -39,7 +45,7 @@ std::vector<ProgramPrediction> XGBoostCostModel::predict_stages(const std::vecto
     std::vector<bool> replayed;
     std::vector<ProgramPrediction> out;
     featurise(states, batch, replayed, &out);
-    PackSumPrediction scores = trees_.predict(batch);
+    PackSumPrediction scores = model_->predict(batch);
     size_t program = 0;
     for (size_t i = 0; i < states.size(); i++) {
         if (!replayed[i]) {
@@ -59,7 +65,7 @@ std::vector<double> XGBoostCostModel::predict(const std::vector<State> &states) 
     ProgramBatch batch(features::kCount);
     std::vector<bool> replayed;
     featurise(states, batch, replayed, nullptr);
-    PackSumPrediction scores = trees_.predict(batch);
+    PackSumPrediction scores = model_->predict(batch);
     std::vector<double> out(states.size(), -std::numeric_limits<double>::infinity());
     size_t program = 0;
     for (size_t i = 0; i < states.size(); i++) {
@@ -70,35 +76,25 @@ std::vector<double> XGBoostCostModel::predict(const std::vector<State> &states) 
 
 void XGBoostCostModel::update(const std::vector<State> &states, const std::vector<MeasureResult> &results) {
     if (states.size() != results.size()) throw std::invalid_argument("XGBoostCostModel::update: sizes differ");
+    ProgramBatch batch(features::kCount);
     std::vector<bool> replayed;
-    const size_t before = data_.programs();
-    featurise(states, data_, replayed, nullptr);
+    featurise(states, batch, replayed, nullptr);
+    std::vector<double> ms;
     for (size_t i = 0; i < states.size(); i++) {
         if (!replayed[i]) continue;
         const MeasureResult &r = results[i];
         // A failure is an infinite time (throughput 0); a successful run
         // never counts as one, however short.
-        ms_.push_back(r.ok ? std::max(r.min_ms, 1e-9) : std::numeric_limits<double>::infinity());
-        pipelines_.push_back(pipeline_id_);
+        ms.push_back(r.ok ? std::max(r.min_ms, 1e-9) : std::numeric_limits<double>::infinity());
     }
-    if (data_.programs() != before) retrain();
+    if (ms.empty()) return;
+    model_->add_programs(pipeline_id_, batch, ms);
+    model_->retrain();
 }
 
-void XGBoostCostModel::add_programs(const std::string &pipeline, const ProgramBatch &programs,
-                                    const std::vector<double> &ms) {
-    if (programs.num_features != features::kCount || programs.programs() != ms.size()) {
-        throw std::invalid_argument("XGBoostCostModel::add_programs: expected one time per program and " +
-                                    std::to_string(features::kCount) + " features");
-    }
-    for (size_t p = 0; p < programs.programs(); p++) {
-        data_.add(programs.rows.data() + programs.begin[p] * programs.num_features, programs.statements(p));
-        pipelines_.push_back(pipeline);
-        ms_.push_back(ms[p]);
-    }
-}
-
-void XGBoostCostModel::retrain() {
-    trees_.train(data_, normalized_throughputs(pipelines_, ms_), pipeline_groups(pipelines_));
+PretrainingSummary XGBoostCostModel::pretrain(const PretrainingSet &set, const std::vector<std::string> &own_keys,
+                                              const std::string &target, const std::string &path) {
+    return model_->pretrain(set, own_keys, target, path);
 }
 
 }  // namespace ansor

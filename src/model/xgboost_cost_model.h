@@ -1,21 +1,24 @@
 #pragma once
-// Ansor's learned cost model for one pipeline (brief §3): statement
-// features (src/features) scored by pack-sum gradient-boosted trees
-// (pack_sum_xgboost.h). Every update() adds the measured programs to the
-// training data and retrains the trees from scratch on all of it.
+// Ansor's learned cost model, pipeline side (brief §3): featurises one
+// pipeline's States (src/features) and scores and trains with a
+// TrainedModel (trained_model.h: pack-sum trees and their training data).
+// The TrainedModel is its own, or shared with the XGBoostCostModels of
+// other pipelines (ansor_tune_tasks' family and monolithic models,
+// apps/tune_tasks/shared_cost_model.h); this pipeline's programs are one
+// group of its training data. Every update() adds the measured programs to
+// the training data and retrains the trees from scratch on all of it.
 //
-// Labels: each program's throughput normalised among the programs of the
-// same pipeline (best time / its time, so 1 for the fastest); a failed
-// measurement counts as throughput 0. Scores are sums of tree margins:
-// with the squared-error objective roughly on that [0, 1] scale, with the
-// pairwise objective (the search's default) only an order.
+// Labels are normalised per group (trained_model.h). Scores are sums of
+// tree margins: with the squared-error objective roughly on that [0, 1]
+// scale, with the pairwise objective (the search's default) only an order.
 //
 // Before the first training every replayable state scores 0 (so the search
 // sees ties, not noise); a state that fails to replay scores -infinity.
 #include "features/program_features.h"
 #include "model/cost_model.h"
-#include "model/pack_sum_xgboost.h"
+#include "model/trained_model.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,30 +26,30 @@ namespace ansor {
 
 class XGBoostCostModel : public CostModel {
 public:
-    // `pipeline_id` names this pipeline's programs among the training data
-    // (it matters only next to programs added with add_programs).
+    // With a TrainedModel of its own. `pipeline_id` names this pipeline's
+    // group in the training data (it matters only next to programs of other
+    // groups, e.g. from pretraining).
     explicit XGBoostCostModel(const PipelineDAG &dag, PackSumParams params = {},
                               std::string pipeline_id = "this pipeline");
+    // With `model`, which other pipelines' cost models may share; this
+    // pipeline's programs form group `pipeline_id`. `dag` must outlive this.
+    XGBoostCostModel(const PipelineDAG &dag, std::shared_ptr<TrainedModel> model, std::string pipeline_id);
 
     std::vector<double> predict(const std::vector<State> &states) override;
     std::vector<ProgramPrediction> predict_stages(const std::vector<State> &states) override;
     // Measured programs join the training data (a state that no longer
     // replays is skipped), then the trees are retrained from scratch.
     void update(const std::vector<State> &states, const std::vector<MeasureResult> &results) override;
-    std::string name() const override { return "xgboost"; }
-    bool can_rank() const override { return trees_.trained(); }
+    // "xgboost", or "xgboost-shared" when built on a shared TrainedModel.
+    std::string name() const override { return name_; }
+    // A shared model trained on another pipeline already ranks this one's programs.
+    bool can_rank() const override { return model_->trained(); }
+    PretrainingSummary pretrain(const PretrainingSet &set, const std::vector<std::string> &own_keys,
+                                const std::string &target, const std::string &path) override;
 
-    // Already-featurised programs, e.g. measured on other pipelines or loaded
-    // from a tuning log: ms[i] is program i's time, not finite or ≤ 0 if it
-    // failed. Their labels are normalised among programs with the same
-    // pipeline id. They are used from the next retrain() (or update()).
-    void add_programs(const std::string &pipeline, const ProgramBatch &programs, const std::vector<double> &ms);
-    void retrain();
-
-    size_t training_programs() const { return ms_.size(); }
-    // The trees, e.g. to save() them with the tuning data or load() them back.
-    PackSumXGBoost &trees() { return trees_; }
-    const PackSumXGBoost &trees() const { return trees_; }
+    // The trained model (e.g. to add already-featurised programs, or to save its trees).
+    TrainedModel &trained_model() { return *model_; }
+    const TrainedModel &trained_model() const { return *model_; }
 
 private:
     // Featurises the replayable states into `batch`; replayed[i] tells
@@ -56,12 +59,9 @@ private:
                    std::vector<ProgramPrediction> *stages);
 
     FeatureExtractor extractor_;
-    PackSumXGBoost trees_;
+    std::shared_ptr<TrainedModel> model_;
     std::string pipeline_id_;
-    // The training data: one entry per program.
-    ProgramBatch data_;
-    std::vector<std::string> pipelines_;
-    std::vector<double> ms_;
+    std::string name_;
     std::vector<StageFeatures> scratch_;
 };
 

@@ -1,7 +1,6 @@
 #include "records/pretraining_set.h"
 
 #include "features/program_features.h"
-#include "model/xgboost_cost_model.h"
 #include "util/errors.h"
 
 #include <nlohmann/json.hpp>
@@ -119,27 +118,6 @@ PretrainingSet read_pretraining_set(const std::string &path) {
     }
     if (line_no == 0) throw UserError(path + " is empty; expected a pretraining set");
     return set;
-}
-
-PretrainingSummary pretrain(XGBoostCostModel &model, const PretrainingSet &set, const std::string &own_key,
-                            const std::string &target, const std::string &path) {
-    if (set.target != target) {
-        throw UserError("the pretraining set " + path + " was measured on target " + set.target +
-                        ", not on this one (" + target + ")");
-    }
-    PretrainingSummary summary;
-    for (const PretrainingPipeline &p : set.pipelines) {
-        if (p.key == own_key) continue;
-        // Labels are normalised per pipeline, so the key is the group.
-        model.add_programs(p.key, p.programs, p.ms);
-        summary.programs += p.programs.programs();
-        summary.pipelines++;
-    }
-    if (summary.programs == 0) {
-        throw UserError("the pretraining set " + path + " holds no programs of other pipelines than this one");
-    }
-    model.retrain();
-    return summary;
 }
 
 }  // namespace ansor

@@ -13,14 +13,16 @@
 // with one row of feature values per statement, in the header's column order.
 // A file whose feature names differ from this build's is refused: its rows
 // would mean something else to the model.
-#include "model/pack_sum_xgboost.h"
+//
+// This file only reads and writes sets; training on one is the cost model's
+// job (CostModel::pretrain, model/cost_model.h; TrainingData::add_pretraining,
+// model/trained_model.h), so records/ does not depend on model/.
+#include "features/program_batch.h"
 
 #include <string>
 #include <vector>
 
 namespace ansor {
-
-class XGBoostCostModel;
 
 struct PretrainingPipeline {
     std::string key;   // pipeline key (records/pipeline_key.h)
@@ -46,15 +48,9 @@ void write_pretraining_set(const std::string &path, const PretrainingSet &set);
 // feature layout, or malformed.
 PretrainingSet read_pretraining_set(const std::string &path);
 
+// What pretraining took from a set (CostModel::pretrain).
 struct PretrainingSummary {
     size_t programs = 0, pipelines = 0;
 };
-
-// Adds the set's programs to `model`'s training data and retrains it, except
-// the programs of `own_key` (the pipeline being tuned: its own measurements
-// come from its tuning log). Throws UserError if the set was measured on
-// another target than `target`, or holds nothing but `own_key`'s programs.
-PretrainingSummary pretrain(XGBoostCostModel &model, const PretrainingSet &set, const std::string &own_key,
-                            const std::string &target, const std::string &path);
 
 }  // namespace ansor

@@ -1,7 +1,6 @@
 #include "search/tuning_session.h"
 
 #include "model/make_cost_model.h"
-#include "model/xgboost_cost_model.h"
 #include "sketch/sketch_generator.h"
 #include "util/errors.h"
 
@@ -22,13 +21,6 @@ void print_progress(const TuningProgress &p, double flops) {
         std::fprintf(stderr, "-");
     }
     std::fprintf(stderr, "  elapsed %.0f s  left ~%.0f s\n", p.elapsed_s, p.left_s);
-}
-
-PretrainingSummary pretrain_model(CostModel &model, const PretrainingSet &set, const std::string &own_key,
-                                  const std::string &target, const std::string &path) {
-    auto *trees = dynamic_cast<XGBoostCostModel *>(&model);
-    if (!trees) throw UserError("HL_ANSOR_PRETRAIN needs HL_ANSOR_COST_MODEL=xgboost, not " + model.name());
-    return pretrain(*trees, set, own_key, target, path);
 }
 
 // Every Func at root: always legal, and what the reference computes.
@@ -114,7 +106,7 @@ void TuningSession::start_tuner() {
         if (!settings_.pretrain.empty()) {
             std::shared_ptr<const PretrainingSet> set = parts_.pretraining;
             if (!set) set = std::make_shared<PretrainingSet>(read_pretraining_set(settings_.pretrain));
-            PretrainingSummary s = pretrain_model(*model_, *set, key().hash, target_.to_string(), settings_.pretrain);
+            PretrainingSummary s = model_->pretrain(*set, {key().hash}, target_.to_string(), settings_.pretrain);
             if (settings_.progress) {
                 std::fprintf(stderr, "[ansor] cost model pretrained on %zu programs of %zu other pipelines from %s\n",
                              s.programs, s.pipelines, settings_.pretrain.c_str());

@@ -1,8 +1,8 @@
 // The learned cost model: the pack-sum objective recovers per-statement
 // values from per-program labels, a saved model predicts the same after
 // loading, the per-pipeline model learns to rank real programs by a known
-// (fake) time, and XGBoost's failures surface as clear errors. Nothing is
-// measured.
+// (fake) time, one TrainedModel serves two pipelines' cost models, and
+// XGBoost's failures surface as clear errors. Nothing is measured.
 #include "model/make_cost_model.h"
 #include "model/random_cost_model.h"
 #include "model/xgboost_cost_model.h"
@@ -16,6 +16,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -250,8 +251,8 @@ TEST_CASE("cost model: the XGBoost model learns to rank matmul programs by a kno
     CHECK(model.predict(test) == std::vector<double>(test.size(), 0.0));
 
     model.update(train, fake_results(train));
-    CHECK(model.training_programs() == train.size());
-    REQUIRE(model.trees().trained());
+    CHECK(model.trained_model().training_programs() == train.size());
+    REQUIRE(model.trained_model().trained());
 
     std::vector<double> scores = model.predict(test);
     double accuracy = pairwise_accuracy(fake_throughputs(test), scores);
@@ -306,11 +307,45 @@ TEST_CASE("cost model: programs of another pipeline join the training data with 
         foreign.add(rows.data(), 2);
         ms.push_back(1.0 + p);
     }
-    model.add_programs("another pipeline", foreign, ms);
-    CHECK(model.training_programs() == 30);
-    model.retrain();
-    CHECK(model.trees().trained());
-    CHECK_THROWS_AS(model.add_programs("x", foreign, {1.0}), std::invalid_argument);
+    model.trained_model().add_programs("another pipeline", foreign, ms);
+    CHECK(model.trained_model().training_programs() == 30);
+    model.trained_model().retrain();
+    CHECK(model.can_rank());
+    CHECK_THROWS_AS(model.trained_model().add_programs("x", foreign, {1.0}), std::invalid_argument);
+}
+
+TEST_CASE("cost model: one TrainedModel serves the cost models of two pipelines") {
+    MatmulPrograms a(31, 64), b(32, 48);
+    auto shared = std::make_shared<TrainedModel>();
+    XGBoostCostModel model_a(a.dag, shared, "a"), model_b(b.dag, shared, "b");
+    CHECK(model_a.name() == "xgboost-shared");
+    CHECK_FALSE(model_b.can_rank());
+
+    model_a.update(a.train, fake_results(a.train));
+    CHECK(shared->retrains() == 1);
+    // b's model ranks with the trees a's programs trained, before b has measured any.
+    CHECK(model_b.can_rank());
+    std::vector<double> before = model_b.predict(b.test);
+    CHECK(std::any_of(before.begin(), before.end(), [&](double x) { return x != before[0]; }));
+    // Sharing changes nothing for a: a model of its own, trained on the same programs, scores the same.
+    XGBoostCostModel own(a.dag);
+    own.update(a.train, fake_results(a.train));
+    CHECK(model_a.predict(a.test) == own.predict(a.test));
+
+    model_b.update(b.train, fake_results(b.train));
+    CHECK(shared->retrains() == 2);
+    const std::vector<std::string> &groups = shared->data().groups;
+    REQUIRE(groups.size() == a.train.size() + b.train.size());
+    CHECK(std::count(groups.begin(), groups.end(), "a") == (long)a.train.size());
+    CHECK(std::count(groups.begin(), groups.end(), "b") == (long)b.train.size());
+    // Both pipelines' programs are ranked by the one model trained on both.
+    for (MatmulPrograms *p : {&a, &b}) {
+        XGBoostCostModel &model = p == &a ? model_a : model_b;
+        const double accuracy = pairwise_accuracy(fake_throughputs(p->test), model.predict(p->test));
+        MESSAGE("held-out pairwise accuracy " << accuracy);
+        CHECK(accuracy > 0.8);
+    }
+    CHECK_THROWS_AS(XGBoostCostModel(a.dag, nullptr, "a"), std::invalid_argument);
 }
 
 TEST_CASE("cost model: the random model gives reproducible scores in [0, 1)") {

@@ -1,10 +1,12 @@
 // Pretraining sets (HL_ANSOR_PRETRAIN): featurised programs of other
 // pipelines survive a write and a read, bad files are refused with the
 // file and line named, and a model pretrained on one matmul's programs
-// ranks another matmul's programs before it has measured any. Nothing is
+// ranks another matmul's programs before it has measured any; through the
+// CostModel interface the random model refuses a set. Nothing is
 // measured: times come from the fake machine of fake_machine.h.
 #include "fake_machine.h"
 #include "features/program_features.h"
+#include "model/make_cost_model.h"
 #include "model/xgboost_cost_model.h"
 #include "records/pipeline_key.h"
 #include "records/pretraining_set.h"
@@ -179,13 +181,13 @@ TEST_CASE("pretraining: a model pretrained on another matmul ranks this one's pr
     XGBoostCostModel model(target.dag);
     CHECK_FALSE(model.can_rank());
 
-    CHECK_THROWS_WITH_AS(pretrain(model, loaded, own_key, "x86-64-linux-sse41", file.path),
+    CHECK_THROWS_WITH_AS(model.pretrain(loaded, {own_key}, "x86-64-linux-sse41", file.path),
                          doctest::Contains(("measured on target " + set.target).c_str()), UserError);
-    CHECK_THROWS_WITH_AS(pretrain(model, loaded, loaded.pipelines[0].key, set.target, file.path),
+    CHECK_THROWS_WITH_AS(model.pretrain(loaded, {loaded.pipelines[0].key}, set.target, file.path),
                          doctest::Contains("no programs of other pipelines"), UserError);
     CHECK_FALSE(model.can_rank());
 
-    PretrainingSummary summary = pretrain(model, loaded, own_key, set.target, file.path);
+    PretrainingSummary summary = model.pretrain(loaded, {own_key}, set.target, file.path);
     CHECK(summary.programs == 200);
     CHECK(summary.pipelines == 1);
     REQUIRE(model.can_rank());
@@ -193,4 +195,23 @@ TEST_CASE("pretraining: a model pretrained on another matmul ranks this one's pr
         ansor_test::pairwise_accuracy(ansor_test::fake_throughputs(target.test), model.predict(target.test));
     MESSAGE("pairwise accuracy on the unseen pipeline " << accuracy);
     CHECK(accuracy > 0.8);
+}
+
+TEST_CASE("pretraining: through the CostModel interface, the XGBoost model learns and the random model refuses") {
+    MatmulPrograms source(23, 32), target(24, 48);
+    PretrainingSet set;
+    set.target = ansor_test::fake_machine_target().to_string();
+    set.pipelines.push_back(featurised(source.dag, source.train, "matmul 32"));
+    const std::string own_key = make_pipeline_key(target.dag).hash;
+
+    std::unique_ptr<CostModel> random = make_cost_model(CostModelKind::Random, target.dag, 0, ModelObjective::Pairwise);
+    CHECK_THROWS_WITH_AS(random->pretrain(set, {own_key}, set.target, "set.jsonl"),
+                         doctest::Contains("the random cost model cannot be pretrained on set.jsonl"), UserError);
+
+    std::unique_ptr<CostModel> xgboost = make_cost_model(CostModelKind::XGBoost, target.dag, 0, ModelObjective::Pairwise);
+    CHECK_FALSE(xgboost->can_rank());
+    PretrainingSummary summary = xgboost->pretrain(set, {own_key}, set.target, "set.jsonl");
+    CHECK(summary.programs == source.train.size());
+    CHECK(summary.pipelines == 1);
+    CHECK(xgboost->can_rank());
 }

@@ -4,6 +4,7 @@
 #include "shared_cost_model.h"
 #include "task_run.h"
 
+#include "features/program_features.h"
 #include "sketch/sketch_generator.h"
 
 #include "records/pretraining_set.h"
@@ -137,14 +138,14 @@ TEST_CASE("family models: one model learns from every task of its group") {
     for (double x : mb->predict(pb)) CHECK(x == 0);
     ma->update(pa, measurer.measure(pa));
     const auto &group = *pool.groups().at("conv");
-    CHECK(group.tasks.size() == 12);
-    CHECK(group.retrains == 1);
+    CHECK(group.data().groups.size() == 12);
+    CHECK(group.retrains() == 1);
     // b's view predicts with the trees a's programs trained.
     std::vector<double> scores = mb->predict(pb);
     CHECK(std::any_of(scores.begin(), scores.end(), [](double x) { return x != 0; }));
     mb->update(pb, measurer.measure(pb));
-    CHECK(group.tasks.size() == 24);
-    CHECK(std::count(group.tasks.begin(), group.tasks.end(), "b") == 12);
+    CHECK(group.data().groups.size() == 24);
+    CHECK(std::count(group.data().groups.begin(), group.data().groups.end(), "b") == 12);
     // Another group is untouched.
     for (double x : other->predict(pa)) CHECK(x == 0);
 }
@@ -193,8 +194,8 @@ TEST_CASE("family models: a pretraining set trains every group, never on the tas
     auto other = pool.view("other", "a", a.dag());
     for (const char *name : {"conv", "other"}) {
         const auto &group = *pool.groups().at(name);
-        CHECK(group.tasks == std::vector<std::string>(12, b.key().hash));
-        CHECK(group.retrains == 1);
+        CHECK(group.data().groups == std::vector<std::string>(12, b.key().hash));
+        CHECK(group.retrains() == 1);
     }
     // a's programs are ranked before a has measured any.
     CHECK(ma->can_rank());
