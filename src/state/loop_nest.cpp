@@ -9,6 +9,20 @@ namespace ansor {
 using namespace Halide;
 using namespace Halide::Internal;
 
+namespace {
+const std::string kIntermediateSuffix = "_intm";
+}  // namespace
+
+std::string intermediate_name(const std::string &func) { return func + kIntermediateSuffix; }
+
+std::optional<std::string> intermediate_origin(const std::string &name) {
+    const std::string &suffix = kIntermediateSuffix;
+    if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+        return std::nullopt;
+    }
+    return name.substr(0, name.size() - suffix.size());
+}
+
 int ModelStage::find(const std::string &loop) const {
     for (size_t i = 0; i < loops.size(); i++) {
         if (loops[i].name == loop) return (int)i;
@@ -70,6 +84,13 @@ const ModelLoop &LoopNest::loop(const std::string &func_name, int stage_index, c
         throw InvalidState("stage " + std::to_string(stage_index) + " of '" + func_name + "' has no loop '" + loop + "'");
     }
     return s.loops[i];
+}
+
+const ModelFunc *LoopNest::intermediate_of(const std::string &func) const {
+    for (const auto &f : funcs_) {
+        if (f.dag_index < 0 && f.created_from == func) return &f;
+    }
+    return nullptr;
 }
 
 ModelFunc &LoopNest::add_created(ModelFunc f) {

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +54,14 @@ struct Location {
     }
 };
 
+// The name of the intermediate Func that rfactor / cache write creates from
+// `func` (the one place this naming lives).
+std::string intermediate_name(const std::string &func);
+// The Func an intermediate named `name` was created from, judged by the name
+// alone (for names outside a model: tuning records, predictions); nullopt for
+// any other name. Code holding a model asks ModelFunc::created_from instead.
+std::optional<std::string> intermediate_origin(const std::string &name);
+
 struct ModelFunc {
     std::string name;
     int dag_index = -1;           // -1 for Funcs created by rfactor / cache write
@@ -78,6 +87,8 @@ public:
     ModelStage &stage(const std::string &func, int stage);
     const ModelStage &stage(const std::string &func, int stage) const;
     const ModelLoop &loop(const std::string &func, int stage, const std::string &loop) const;
+    // The intermediate created from `func` by rfactor / cache write, or null.
+    const ModelFunc *intermediate_of(const std::string &func) const;
 
     // Adds a Func created by rfactor right after the Func it came from.
     ModelFunc &add_created(ModelFunc f);

@@ -50,6 +50,15 @@ json location_json(const Location &l) {
 
 }  // namespace
 
+Location Renamer::location(const Location &l) const {
+    Location out = l;
+    if (l.kind == LocationKind::At) {
+        out.func = func(l.func);
+        out.loop = loop(l.func, l.loop);
+    }
+    return out;
+}
+
 json Step::to_json() const {
     json j;
     j["kind"] = kind();
@@ -129,6 +138,15 @@ std::vector<Directive> SplitStep::lower(const LoopNest &m) const {
     return out;
 }
 
+StepPtr SplitStep::renamed(Renamer &r) const {
+    auto out = std::make_shared<SplitStep>(r.func(func_), stage, r.loop(func_, loop), factors);
+    std::vector<std::string> from = piece_names(), to = out->piece_names();
+    for (size_t i = 0; i < from.size(); i++) r.derive_loop(func_, from[i], to[i]);
+    return out;
+}
+
+StepOrigin SplitStep::origin() const { return factors.size() == 1 ? StepOrigin::Annotation : StepOrigin::Sketch; }
+
 void SplitStep::fields_to_json(json &j) const {
     j["stage"] = stage;
     j["loop"] = loop;
@@ -166,6 +184,12 @@ std::vector<Directive> ReorderStep::lower(const LoopNest &m) const {
     d.stage = stage;
     for (const auto &n : order) d.loops.push_back(ref(m, func_, stage, n));
     return {d};
+}
+
+StepPtr ReorderStep::renamed(Renamer &r) const {
+    std::vector<std::string> renamed_order;
+    for (const auto &l : order) renamed_order.push_back(r.loop(func_, l));
+    return std::make_shared<ReorderStep>(r.func(func_), stage, renamed_order);
 }
 
 void ReorderStep::fields_to_json(json &j) const {
@@ -222,6 +246,15 @@ std::vector<Directive> FuseStep::lower(const LoopNest &m) const {
     return out;
 }
 
+StepPtr FuseStep::renamed(Renamer &r) const {
+    const std::string dst = r.func(func_);
+    std::vector<std::string> renamed_loops;
+    for (const auto &l : loops) renamed_loops.push_back(r.loop(func_, l));
+    auto out = std::make_shared<FuseStep>(dst, stage, renamed_loops);
+    r.derive_loop(func_, fused_name(), out->fused_name());
+    return out;
+}
+
 void FuseStep::fields_to_json(json &j) const {
     j["stage"] = stage;
     j["loops"] = loops;
@@ -257,6 +290,10 @@ std::vector<Directive> AnnotateStep::lower(const LoopNest &m) const {
     d.stage = stage;
     d.loops = {ref(m, func_, stage, loop)};
     return {d};
+}
+
+StepPtr AnnotateStep::renamed(Renamer &r) const {
+    return std::make_shared<AnnotateStep>(r.func(func_), stage, r.loop(func_, loop), annotation);
 }
 
 void AnnotateStep::fields_to_json(json &j) const {
@@ -305,6 +342,10 @@ std::vector<Directive> AutoUnrollStep::lower(const LoopNest &m) const {
         out.push_back(d);
     }
     return out;
+}
+
+StepPtr AutoUnrollStep::renamed(Renamer &r) const {
+    return std::make_shared<AutoUnrollStep>(r.func(func_), stage, max_step);
 }
 
 void AutoUnrollStep::fields_to_json(json &j) const {
@@ -379,15 +420,15 @@ void check_location(const LoopNest &m, const std::string &func, const Location &
     }
 }
 
-Directive location_directive(const LoopNest &m, const std::string &func, const Location &loc, bool store) {
+Directive location_directive(const LoopNest &m, const std::string &func, const Location &loc) {
     Directive d;
     d.func = func;
-    if (loc.kind == LocationKind::Root && !store) {
+    if (loc.kind == LocationKind::Root) {
         d.kind = Directive::Kind::ComputeRoot;
     } else if (loc.kind == LocationKind::Inline) {
         d.kind = Directive::Kind::ComputeInline;
     } else {
-        d.kind = store ? Directive::Kind::StoreAt : Directive::Kind::ComputeAt;
+        d.kind = Directive::Kind::ComputeAt;
         d.at_func = loc.func;
         d.at_stage = loc.stage;
         d.at_loop = ref(m, loc.func, loc.stage, loc.loop);
@@ -451,27 +492,25 @@ static std::vector<Directive> tile_storage_bounds(const LoopNest &m, const std::
 }
 
 std::vector<Directive> ComputeLocationStep::lower(const LoopNest &m) const {
-    std::vector<Directive> out = {location_directive(m, func_, location, false)};
+    std::vector<Directive> out = {location_directive(m, func_, location)};
     for (Directive &d : tile_storage_bounds(m, func_, location)) out.push_back(std::move(d));
     return out;
+}
+
+StepPtr ComputeLocationStep::renamed(Renamer &r) const {
+    return std::make_shared<ComputeLocationStep>(r.func(func_), r.location(location));
+}
+
+// Which Funcs are inlined, at root or inside which consumer; not the loop.
+std::string ComputeLocationStep::structure_key() const {
+    std::string out = kind() + " " + func_;
+    if (location.kind == LocationKind::At) out += " " + location.func;
+    return out + ";";
 }
 
 void ComputeLocationStep::fields_to_json(json &j) const {
     if (location.kind == LocationKind::At) j.update(location_json(location));
 }
-
-void StoreAtStep::replay(LoopNest &m) const {
-    if (location.kind != LocationKind::At) throw InvalidState("store_at needs a loop");
-    // Its storage is bounded by the tile it is computed in (tile_storage_bounds).
-    if (is_cache_write_intermediate(m, func_)) throw InvalidState("store_at of cache write '" + func_ + "'");
-    check_location(m, func_, location);
-}
-
-std::vector<Directive> StoreAtStep::lower(const LoopNest &m) const {
-    return {location_directive(m, func_, location, true)};
-}
-
-void StoreAtStep::fields_to_json(json &j) const { j.update(location_json(location)); }
 
 // ---- rfactor / cache write -----------------------------------------------
 
@@ -551,11 +590,44 @@ std::vector<Directive> RfactorStep::lower(const LoopNest &m) const {
     return {d};
 }
 
+StepPtr RfactorStep::renamed(Renamer &r) const {
+    const std::string dst = r.func(func_);
+    std::vector<std::pair<std::string, std::string>> renamed_preserved;
+    for (const auto &p : preserved) {
+        std::string rvar = r.loop(func_, p.first);
+        // The new Var is named after its RVar by the sketch rules
+        // (r_0 -> r_0_v); any other name is the search's own and kept.
+        bool derived = p.second.size() > p.first.size() && p.second.compare(0, p.first.size(), p.first) == 0;
+        std::string var = derived ? rvar + p.second.substr(p.first.size()) : p.second;
+        renamed_preserved.emplace_back(rvar, var);
+    }
+    auto out = std::make_shared<RfactorStep>(dst, stage, renamed_preserved);
+    derive_intermediate(r, renamed_preserved);
+    return out;
+}
+
+// The intermediate loops over its origin's loops and the preserved RVars' new Vars.
+void RfactorStep::derive_intermediate(Renamer &r,
+                                      const std::vector<std::pair<std::string, std::string>> &renamed_preserved) const {
+    std::vector<std::pair<std::string, std::string>> new_vars;
+    for (size_t i = 0; i < renamed_preserved.size(); i++) new_vars.emplace_back(preserved[i].second, renamed_preserved[i].second);
+    r.derive_func(func_, created_func(), new_vars);
+}
+
+// Cache-written or rfactored (not which RVars).
+std::string RfactorStep::structure_key() const { return kind() + " " + func_ + ";"; }
+
 void RfactorStep::fields_to_json(json &j) const {
     j["stage"] = stage;
     json p = json::array();
     for (const auto &kv : preserved) p.push_back({kv.first, kv.second});
     j["preserved"] = p;
+}
+
+StepPtr CacheWriteStep::renamed(Renamer &r) const {
+    auto out = std::make_shared<CacheWriteStep>(r.func(func_));
+    derive_intermediate(r, {});
+    return out;
 }
 
 void CacheWriteStep::fields_to_json(json &) const {}
@@ -578,7 +650,6 @@ StepPtr step_from_json(const json &j) {
         if (kind == "compute_root") return std::make_shared<ComputeLocationStep>(func, location_from_json(j, LocationKind::Root));
         if (kind == "compute_inline") return std::make_shared<ComputeLocationStep>(func, location_from_json(j, LocationKind::Inline));
         if (kind == "compute_at") return std::make_shared<ComputeLocationStep>(func, location_from_json(j, LocationKind::At));
-        if (kind == "store_at") return std::make_shared<StoreAtStep>(func, location_from_json(j, LocationKind::At));
         if (kind == "cache_write") return std::make_shared<CacheWriteStep>(func);
         if (kind == "rfactor") {
             std::vector<std::pair<std::string, std::string>> p;
