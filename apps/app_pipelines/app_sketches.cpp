@@ -8,7 +8,9 @@
 // --source 1 also prints each sketch's steps as schedule source (unfilled
 // tile sizes show as 0). Sampling uses the annotator's defaults with
 // parallelism 2 and draws a sketch uniformly for each program, as the
-// search's sampler does; nothing is compiled or run.
+// search's sampler does; nothing is compiled or run. Halide gives a Func a
+// `$n` suffix when its name is already taken in the process (several apps
+// in one run).
 #include "annotate/random_annotator.h"
 #include "app_pipelines.h"
 #include "dag/pipeline_dag.h"
