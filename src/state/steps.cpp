@@ -3,6 +3,7 @@
 #include "util/errors.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace ansor {
 
@@ -70,6 +71,37 @@ bool SplitStep::filled() const {
 
 void SplitStep::replay(LoopNest &m) const { m.split(func_, stage, loop, factors, piece_names()); }
 
+namespace {
+
+// An index expression bounded by a clamp (max/min, perhaps inside likely()),
+// as boundary conditions write them.
+bool is_clamped(const Halide::Expr &e) {
+    using namespace Halide::Internal;
+    if (const Call *c = e.as<Call>()) {
+        if (c->is_intrinsic(Call::likely) || c->is_intrinsic(Call::likely_if_innermost)) return is_clamped(c->args[0]);
+    }
+    return e.as<Max>() || e.as<Min>();
+}
+
+// Whether node `node`'s region reaches a pipeline input unclamped: it reads an
+// input, or a Func that does, with an index no clamp bounds. Computing such a
+// Func over more than its region reads outside the input buffer.
+bool reads_input_unclamped(const PipelineDAG &dag, int node, int depth = 0) {
+    if (node < 0 || depth > 32) return false;
+    for (const StageInfo &st : dag.node(node).stages) {
+        for (const CallSite &c : st.calls) {
+            bool clamped = !c.args.empty() && std::all_of(c.args.begin(), c.args.end(), is_clamped);
+            if (clamped) continue;
+            if (c.callee_is_input) return true;
+            std::optional<int> callee = dag.index_of(c.callee);
+            if (callee && reads_input_unclamped(dag, *callee, depth + 1)) return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
 std::vector<Directive> SplitStep::lower(const LoopNest &m) const {
     const ModelLoop &old = m.loop(func_, stage, loop);
     bool rvar = old.kind == LoopKind::Reduction;
@@ -77,6 +109,8 @@ std::vector<Directive> SplitStep::lower(const LoopNest &m) const {
     std::vector<Directive> out;
     std::string remaining = loop;
     int64_t inner = product(factors);
+    const ModelFunc &f = m.func(func_);
+    const bool reads_input = reads_input_unclamped(m.dag(), f.dag_index);
     for (size_t i = 0; i < factors.size(); i++) {
         Directive d;
         d.kind = Directive::Kind::Split;
@@ -87,7 +121,15 @@ std::vector<Directive> SplitStep::lower(const LoopNest &m) const {
         d.loops = {{remaining, rvar}, {names[i], rvar}, {rest, rvar}};
         d.factor = inner;
         // Only the outermost split can have a tail: the rest split exact products.
-        if (i == 0 && old.extent % inner != 0) {
+        if (i == 0 && !rvar && reads_input) {
+            // ShiftInwards (what Auto picks for a pure var) computes a whole
+            // tile even where the Func's region is smaller than one (inside
+            // a consumer's edge tile clamped by a boundary condition, or at
+            // a size below the estimates): harmless where a clamp bounds the
+            // reads on the way to the inputs, but otherwise it reads outside
+            // an input buffer (a runtime error).
+            d.tail = Halide::TailStrategy::GuardWithIf;
+        } else if (i == 0 && old.extent % inner != 0) {
             bool pure_stage = stage == 0 && !rvar;
             d.tail = (pure_stage && old.extent >= inner) ? Halide::TailStrategy::ShiftInwards
                                                          : Halide::TailStrategy::GuardWithIf;

@@ -2,6 +2,7 @@
 // on the same random inputs, at sizes small enough to keep the test fast
 // (and chosen so that tiles do not divide them, which exercises the tails).
 #include "app_pipelines.h"
+#include "app_test_sizes.h"
 #include "dag/pipeline_dag.h"
 #include "measure/pipeline_runner.h"
 #include "util/target.h"
@@ -22,30 +23,6 @@ std::vector<Internal::Function> output_functions(const Pipeline &p) {
     std::vector<Internal::Function> out;
     for (const Func &f : p.outputs()) out.push_back(f.function());
     return out;
-}
-
-// Test sizes per app: the app's features kept (padding, several tiles,
-// partial tiles), its work small.
-std::map<std::string, std::string> small_sizes(const std::string &app) {
-    static const std::map<std::string, std::map<std::string, std::string>> sizes = {
-        {"matmul", {{"M", "136"}, {"N", "112"}, {"K", "72"}}},
-        {"conv_bias_relu", {{"N", "2"}, {"H", "13"}, {"W", "21"}, {"CI", "24"}, {"CO", "48"}}},
-        {"separable_blur", {{"W", "600"}, {"H", "100"}}},
-        {"unsharp_mask", {{"W", "600"}, {"H", "100"}}},
-        {"iir_blur", {{"W", "200"}, {"H", "150"}}},
-        {"stencil_chain", {{"W", "600"}, {"H", "100"}}},
-        {"harris", {{"W", "600"}, {"H", "100"}}},
-        {"histogram_equalize", {{"W", "600"}, {"H", "150"}}},
-        {"max_filter", {{"W", "300"}, {"H", "100"}, {"R", "5"}}},
-        {"bilateral_grid", {{"W", "300"}, {"H", "200"}}},
-        {"local_laplacian", {{"W", "300"}, {"H", "120"}}},
-        {"camera_pipe", {{"W", "600"}, {"H", "100"}}},
-        {"nl_means", {{"W", "200"}, {"H", "70"}}},
-        {"depthwise_separable_conv", {{"N", "2"}, {"H", "13"}, {"W", "21"}, {"CI", "24"}, {"CO", "48"}}},
-    };
-    auto it = sizes.find(app);
-    if (it == sizes.end()) throw std::invalid_argument("no test sizes for app " + app);
-    return it->second;
 }
 
 // Runs the pipeline of `app` (all-root reference or expert) on the
