@@ -61,7 +61,7 @@ void Draft::add(const Value &v, StageRecord record) {
     // avoid, so that no value ever overflows into inf, NaN or wrapped i32.
     double limit = v.type.is_float() ? kMaxFloatMagnitude / 16 : kMaxIntMagnitude / 4;
     if ((v.type.is_float() || v.type == Int(32)) && v.magnitude > limit) {
-        kept.func = Func(v.func.name() + "_rescaled");
+        kept.func = named_func(v.func.name() + "_rescaled");
         std::vector<Var> vs = vars(v.rank());
         if (v.type.is_float()) {
             kept.func(vs) = v.func(vs) * (float)(1.0 / v.magnitude);
@@ -94,13 +94,13 @@ std::vector<Expr> clamped_coords(const Draft &d, const Value &v) {
 }  // namespace
 
 Func repeat_edge(const Draft &d, const Value &v) {
-    Func f(d.name(v.func.name() + "_edge"));
+    Func f = named_func(d.name(v.func.name() + "_edge"));
     f(d.vars(v.rank())) = v.func(clamped_coords(d, v));
     return f;
 }
 
 Func constant_exterior(const Draft &d, const Value &v, const Expr &outside) {
-    Func f(d.name(v.func.name() + "_exterior"));
+    Func f = named_func(d.name(v.func.name() + "_exterior"));
     std::vector<Var> vs = d.vars(v.rank());
     Expr out_of_bounds = cast<bool>(false);
     for (int i = 0; i < v.rank(); i++) out_of_bounds = out_of_bounds || vs[i] < 0 || vs[i] >= v.extents[i];

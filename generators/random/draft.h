@@ -31,6 +31,11 @@ struct Value {
     int64_t points() const;
 };
 
+// A Func named exactly `name`: Func(std::string) appends $1, $2, ... to a
+// name used before anywhere in the process, so that the second build of a
+// seed would differ from the first.
+inline Halide::Func named_func(const std::string &name) { return Halide::Func(Halide::Internal::Function(name)); }
+
 // The magnitude bound of any value of type t (its range for u8, u16).
 double type_bound(Halide::Type t);
 bool is_float(Halide::Type t);
@@ -50,7 +55,7 @@ public:
     // "s07_<what>": names that depend on the draw alone, never on what else
     // the process built (Halide's own helpers number theirs process-wide).
     std::string name(const std::string &what) const;
-    Halide::Func func(const std::string &what) const { return Halide::Func(name(what)); }
+    Halide::Func func(const std::string &what) const { return named_func(name(what)); }
 
     // A value for a stage to read, among those `ok` accepts: the newest most
     // often (chains), an older one sometimes (skip connections, several

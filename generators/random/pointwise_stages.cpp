@@ -141,8 +141,8 @@ Result typed_op(Rng &rng, Type t, const Expr &a, double ma, const Expr &b, doubl
 
 bool draw_pointwise(Draft &d) {
     Value a = *d.pick();
-    bool binary = d.rng.chance(0.7);
-    Value b = binary ? *d.pick_partner(a) : a;
+    Value b = *d.pick_partner(a);
+    bool binary = d.rng.chance(0.7) && b.func.name() != a.func.name();
     std::vector<Expr> args = d.coords(a.rank());
     double mb = 0;
     Expr eb = binary ? convert(b, args, a.type, &mb) : Expr();

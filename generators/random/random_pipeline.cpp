@@ -5,6 +5,8 @@
 #include "draft.h"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -87,7 +89,7 @@ void fit(std::vector<int> &extents, int64_t max_points) {
 
 // The output's conversion of v to f32 of the given rank.
 Func to_output(Draft &d, const Value &v, int rank, const std::string &name, std::vector<int> *extents) {
-    Func out(name);
+    Func out = named_func(name);
     double magnitude = 0;
     if (rank == 3) {
         std::vector<Expr> args = d.coords(v.rank());
@@ -105,6 +107,25 @@ Func to_output(Draft &d, const Value &v, int rank, const std::string &name, std:
     }
     out.set_estimates(region_of(*extents));
     return out;
+}
+
+// An input read through a Func of a fixed name: ImageParams' and
+// generator Inputs' own wrappers (<name>_im) are numbered process-wide.
+Func deterministic_input(const Func &f, int i) {
+    const Internal::Call *call = nullptr;
+    if (f.defined() && f.function().has_pure_definition() && f.outputs() == 1) {
+        call = f.function().values()[0].as<Internal::Call>();
+    }
+    if (!call || !call->param.defined()) return f;  // not a plain input: read it as it is
+    Func g = named_func(std::string(input_name(i)) + "_im");
+    std::vector<Var> args;
+    std::vector<Expr> coords;
+    for (int d = 0; d < f.dimensions(); d++) {
+        args.push_back(Var("_" + std::to_string(d)));
+        coords.push_back(args.back());
+    }
+    g(args) = Internal::Call::make(call->param, coords);
+    return g;
 }
 
 }  // namespace
@@ -160,7 +181,7 @@ RandomPipelineFuncs build_random_pipeline_on(const RandomPipelineSpec &spec, con
     for (int i = 0; i < kInputs; i++) {
         if (!result.input_used[i]) continue;
         // Float inputs are taken to lie in [-1, 1]: the bounds every stage keeps start there.
-        d.pool.push_back({inputs[i], input_type(i), input_extents[i], input_type(i).is_float() ? 1.0 : 255.0});
+        d.pool.push_back({deterministic_input(inputs[i], i), input_type(i), input_extents[i], input_type(i).is_float() ? 1.0 : 255.0});
     }
     for (d.stage = 0; d.stage < spec.stages; d.stage++) {
         bool drawn = false;
@@ -215,6 +236,35 @@ RandomPipeline build_random_pipeline(uint64_t seed, int stages, int max_size) {
     return build_random_pipeline(RandomPipelineSpec{seed, stages, max_size});
 }
 
+void compute_all_at_root(const std::vector<Func> &outputs) {
+    for (const Func &out : outputs) {
+        for (const auto &[name, fn] : Internal::find_transitive_calls(out.function())) Func(fn).compute_root();
+    }
+}
+
+std::string renumber_lets(const std::string &text) {
+    // Halide's CSE names its lets t<n> from a process-wide counter: number
+    // them by first appearance instead.
+    std::map<std::string, std::string> names;
+    std::string out;
+    size_t i = 0;
+    auto is_word = [](char ch) { return std::isalnum((unsigned char)ch) || ch == '_' || ch == '$' || ch == '.'; };
+    while (i < text.size()) {
+        bool starts_word = i == 0 || !is_word(text[i - 1]);
+        size_t j = i + 1;
+        while (j < text.size() && std::isdigit((unsigned char)text[j])) j++;
+        if (starts_word && text[i] == 't' && j > i + 1 && (j == text.size() || !std::isalnum((unsigned char)text[j]))) {
+            std::string token = text.substr(i, j - i);
+            auto it = names.emplace(token, "t" + std::to_string(names.size())).first;
+            out += it->second;
+            i = j;
+        } else {
+            out += text[i++];
+        }
+    }
+    return out;
+}
+
 std::string describe_definitions(const std::vector<Func> &outputs) {
     std::map<std::string, Internal::Function> env;
     for (const Func &f : outputs) {
@@ -233,7 +283,7 @@ std::string describe_definitions(const std::vector<Func> &outputs) {
         print_definition(name, fn.definition());
         for (const auto &u : fn.updates()) print_definition(name, u);
     }
-    return s.str();
+    return renumber_lets(s.str());
 }
 
 }  // namespace random_pipeline

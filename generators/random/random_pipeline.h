@@ -95,8 +95,16 @@ struct RandomPipeline {
 RandomPipeline build_random_pipeline(uint64_t seed, int stages, int max_size = 1024);
 RandomPipeline build_random_pipeline(const RandomPipelineSpec &spec);
 
+// Every Func reachable from `outputs` computed at root: the unscheduled
+// reference (Halide's default inlines everything, and chained stencils
+// inlined grow exponentially).
+void compute_all_at_root(const std::vector<Halide::Func> &outputs);
+
 // Every Func reachable from `outputs`, sorted by name, with its pure and
-// update definitions printed: equal strings mean equal pipelines.
+// update definitions printed: equal strings mean equal pipelines. Halide's
+// let names t<n> (numbered process-wide) are renumbered by first appearance.
 std::string describe_definitions(const std::vector<Halide::Func> &outputs);
+// `text` with every let name t<n> renumbered t0, t1, ... by first appearance.
+std::string renumber_lets(const std::string &text);
 
 }  // namespace random_pipeline
