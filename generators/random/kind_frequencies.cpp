@@ -1,0 +1,43 @@
+// How often each stage kind (and each feature: update definitions,
+// tuple-valued Funcs, boundary conditions) occurs in random pipelines:
+//   random_pipeline_kinds [first_seed last_seed [stages]]
+// (defaults 0 999 12), as a Markdown table (docs/random_pipelines.md).
+#include "random_pipeline.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+using namespace random_pipeline;
+
+int main(int argc, char **argv) {
+    uint64_t first = argc > 2 ? std::strtoull(argv[1], nullptr, 10) : 0;
+    uint64_t last = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 999;
+    int stages = argc > 3 ? std::atoi(argv[3]) : 12;
+    std::vector<long> stages_of((int)StageKind::Count, 0), pipelines_with((int)StageKind::Count, 0);
+    long total = 0, updates = 0, tuples = 0, boundaries = 0, pipelines = 0;
+    for (uint64_t seed = first; seed <= last; seed++, pipelines++) {
+        RandomPipeline p = build_random_pipeline(seed, stages);
+        std::vector<bool> seen((int)StageKind::Count, false);
+        for (const StageRecord &r : p.funcs.stages) {
+            stages_of[(int)r.kind]++;
+            seen[(int)r.kind] = true;
+            total++;
+            updates += r.has_update;
+            tuples += r.tuple_valued;
+            boundaries += r.boundary;
+        }
+        for (int k = 0; k < (int)StageKind::Count; k++) pipelines_with[k] += seen[k];
+    }
+    std::printf("Seeds %llu..%llu, stages=%d: %ld pipelines, %ld stages.\n\n", (unsigned long long)first,
+                (unsigned long long)last, stages, pipelines, total);
+    std::printf("| kind | stages | share of stages | pipelines with one |\n|---|---:|---:|---:|\n");
+    for (int k = 0; k < (int)StageKind::Count; k++) {
+        std::printf("| %s | %ld | %.1f%% | %.1f%% |\n", kind_name((StageKind)k), stages_of[k],
+                    100.0 * stages_of[k] / total, 100.0 * pipelines_with[k] / pipelines);
+    }
+    std::printf("\nStages with an update definition: %.1f%%; with a tuple-valued Func: %.1f%%; "
+                "reading through a boundary condition: %.1f%%.\n",
+                100.0 * updates / total, 100.0 * tuples / total, 100.0 * boundaries / total);
+    return 0;
+}
