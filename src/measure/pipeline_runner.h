@@ -23,7 +23,7 @@ public:
     void compile();
     void run();
     // Times back-to-back runs the way RunGen times the built generator
-    // (run_timing.h); call after a warm-up run(), whose time sizes the samples.
+    // (run_timing.h); call after a warm-up run().
     SampledTime time(const SamplingOptions &options);
     // Output buffers, in output order (a tuple output gives several).
     std::vector<Halide::Buffer<>> &outputs() { return outputs_; }
@@ -37,7 +37,6 @@ private:
     Halide::Pipeline pipeline_;
     std::vector<Halide::Buffer<>> outputs_;
     std::vector<Halide::Buffer<>> inputs_;
-    double last_run_seconds_ = 0;
 };
 
 // Fills a buffer with reproducible random values: floats in [0, 1), integers

@@ -21,14 +21,14 @@ struct SamplingOptions {
     double max_seconds = 0.4;  // no sample starts past this (RunGen: 4x the minimum)
     double accuracy = 0.03;    // before that, sample on until best and third-best agree this closely
     int min_samples = 3;       // RunGen's
-    int min_runs = 1;          // runs in all samples together, at least (but see time_in_samples)
-    int max_runs = 1000000;    // runs in all samples together, at most
+    int min_runs = 1;          // counted runs, at least (but see time_in_samples)
+    int max_runs = 1000000;    // counted runs, at most
 };
 
 struct SampledTime {
     double best_ms = 0;    // fastest sample's time per run: RunGen's "best case"
     double median_ms = 0;  // median sample's time per run
-    int runs = 0;          // runs in all samples
+    int runs = 0;          // runs in the kept samples
     int samples = 0;
 };
 
@@ -42,13 +42,13 @@ using SecondsClock = std::function<double()>;
 double steady_seconds();
 
 // Calls `run` in samples of back-to-back runs, as many per sample as make
-// min_samples samples last about min_seconds. The runs per sample come from
-// one calibrating run (not counted), skipped when `first_run_seconds` (a
-// warm-up's time) already shows that one run fills a sample. Samples go on
-// until min_samples are taken and min_runs run, and then until min_seconds
+// min_samples samples last about min_seconds (found as RunGen finds them:
+// rounds of min_samples samples with more runs each, not counted but for the
+// last). Samples go on until min_runs are run, and then until min_seconds
 // are spent and the samples agree to `accuracy`, or max_seconds are spent;
-// a program whose samples took over a second stops at min_samples samples.
+// a program whose samples took over a second stops there. max_runs caps the
+// counted runs.
 SampledTime time_in_samples(const std::function<void()> &run, const SamplingOptions &options,
-                            double first_run_seconds = 0, const SecondsClock &clock = steady_seconds);
+                            const SecondsClock &clock = steady_seconds);
 
 }  // namespace ansor

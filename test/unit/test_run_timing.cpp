@@ -39,23 +39,34 @@ TEST_CASE("run timing: a run held up now and then counts, as it does for the use
     // machine), the others take 0.2 ms. A single run's min or median says
     // 0.2 ms; RunGen's samples, and so the user, see about 2.2 ms per run.
     ScriptedProgram p{[](int n) { return n % 10 == 0 ? 0.020 : 0.0002; }};
-    SampledTime t = time_in_samples(p.run(), SamplingOptions{}, 0, p.clock());
-    // 167 runs per sample (0.1 s / 3 / 0.2 ms), 16 or 17 of them slow.
+    SampledTime t = time_in_samples(p.run(), SamplingOptions{}, p.clock());
+    // Calibration: three single runs (0.2 ms each) give 167 runs per sample
+    // (0.1 s / 3 / 0.2 ms); the samples hold 17, 16 and 17 slow runs.
     CHECK(t.best_ms == doctest::Approx((151 * 0.2 + 16 * 20) / 167));
     CHECK(t.median_ms >= t.best_ms);
     CHECK(t.samples == 3);  // each sample took over a third of the 0.4 s cap
     CHECK(t.runs == 3 * 167);
 }
 
+TEST_CASE("run timing: one run held up while calibrating does not shorten the samples") {
+    // The first run takes 50 ms (page faults, a preemption); if it sized the
+    // samples they would hold one run each, and the fastest single run would
+    // stand for the program again.
+    ScriptedProgram p{[](int n) { return n == 1 ? 0.050 : 0.0002; }};
+    SampledTime t = time_in_samples(p.run(), SamplingOptions{}, p.clock());
+    CHECK(t.runs / t.samples == 167);
+    CHECK(t.best_ms == doctest::Approx(0.2));
+}
+
 TEST_CASE("run timing: steady runs give their time; samples fill the window") {
     ScriptedProgram p{[](int) { return 0.001; }};
-    SampledTime t = time_in_samples(p.run(), SamplingOptions{}, 0, p.clock());
+    SampledTime t = time_in_samples(p.run(), SamplingOptions{}, p.clock());
     CHECK(t.best_ms == doctest::Approx(1.0));
     CHECK(t.median_ms == doctest::Approx(1.0));
-    // 33 runs per sample; three samples fall short of 0.1 s, a fourth passes it.
-    CHECK(t.samples == 4);
-    CHECK(t.runs == 4 * 33);
-    CHECK(p.calls == t.runs + 1);  // one calibrating run
+    // Rounds of 1 and 33 runs per sample fall short of 0.1 s; 66 reach it.
+    CHECK(t.samples == 3);
+    CHECK(t.runs == 3 * 66);
+    CHECK(p.calls == 3 * (1 + 33 + 66));
 }
 
 TEST_CASE("run timing: no window gives single-run samples, as many as the repeats") {
@@ -63,28 +74,29 @@ TEST_CASE("run timing: no window gives single-run samples, as many as the repeat
     m.measure_seconds = 0;
     m.repeats = 5;
     ScriptedProgram p{[](int n) { return 0.001 * n; }};
-    SampledTime t = time_in_samples(p.run(), sampling_options(m), 0, p.clock());
+    SampledTime t = time_in_samples(p.run(), sampling_options(m), p.clock());
     CHECK(t.runs == 5);
     CHECK(t.samples == 5);
-    CHECK(t.best_ms == doctest::Approx(1.0));  // no calibrating run: the first timed run is the fastest
+    CHECK(t.best_ms == doctest::Approx(1.0));
     CHECK(p.calls == 5);
 }
 
-TEST_CASE("run timing: a warm-up that fills a sample replaces the calibrating run") {
-    ScriptedProgram p{[](int) { return 0.050; }};
-    SampledTime t = time_in_samples(p.run(), SamplingOptions{}, 0.050, p.clock());
-    CHECK(p.calls == t.runs);
-    CHECK(t.runs == t.samples);
-    CHECK(t.best_ms == doctest::Approx(50.0));
+TEST_CASE("run timing: a slow program stops at three single runs") {
+    MeasureOptions m;  // repeats 10, which a 0.5 s program would take 5 s to give
+    ScriptedProgram p{[](int) { return 0.5; }};
+    SampledTime t = time_in_samples(p.run(), sampling_options(m), p.clock());
+    CHECK(p.calls == 3);
+    CHECK(t.runs == 3);
+    CHECK(t.best_ms == doctest::Approx(500.0));
 }
 
-TEST_CASE("run timing: max_runs caps the runs of all samples together") {
+TEST_CASE("run timing: max_runs caps the counted runs") {
     SamplingOptions o;
     o.min_seconds = 30;
     o.max_seconds = 120;
     o.max_runs = 40;
     ScriptedProgram p{[](int) { return 1e-6; }};
-    SampledTime t = time_in_samples(p.run(), o, 0, p.clock());
+    SampledTime t = time_in_samples(p.run(), o, p.clock());
     CHECK(t.runs == 3 * (40 / 3));
     CHECK(t.samples == 3);
 }
