@@ -55,20 +55,8 @@ size_t reference_bytes(const PipelineDAG &dag) {
             std::fflush(stdout);
             _exit(0);
         }
-        std::vector<double> times;
-        double spent = 0;
-        for (int i = 0; i < std::max(o.repeats, o.max_repeats); i++) {
-            double t0 = now_s();
-            runner.run();
-            double dt = now_s() - t0;
-            times.push_back(dt * 1e3);
-            spent += dt;
-            if (i + 1 >= o.repeats && spent >= o.measure_seconds) break;
-            // Slow candidates need fewer repeats to rank.
-            if (i >= 2 && spent > 1.0) break;
-        }
-        std::sort(times.begin(), times.end());
-        std::printf("%sok %.6f %.6f 0 %zu\n", result_marker, times.front(), times[times.size() / 2], times.size());
+        SampledTime t = runner.time(sampling_options(o));
+        std::printf("%sok %.6f %.6f 0 %d\n", result_marker, t.best_ms, t.median_ms, t.runs);
     } catch (const std::exception &e) {
         std::printf("error: %s\n", e.what());
     }

@@ -18,10 +18,10 @@ namespace ansor {
 struct MeasureResult {
     bool ok = false;
     std::string error;   // why it failed: compile error, crash, timeout, wrong output
-    double min_ms = 0;
-    double median_ms = 0;
+    double min_ms = 0;     // the best sample's time per run (run_timing.h): what RunGen reports
+    double median_ms = 0;  // the median sample's
     double seconds = 0;  // wall time spent on this candidate, compile included
-    int runs = 0;        // timed runs behind min_ms and median_ms
+    int runs = 0;        // timed runs behind min_ms and median_ms, all samples together
 };
 
 class Measurer {
@@ -34,12 +34,15 @@ struct MeasureOptions {
     Halide::Target target;
     int threads = 1;
     double timeout_s = 30;
+    // Timing (run_timing.h): samples of back-to-back runs until about
+    // measure_seconds / 2 are spent (2 * measure_seconds at most; the default
+    // gives RunGen's 0.1 s and 0.4 s), at least `repeats` and at most
+    // `max_repeats` runs in all; min_ms is the best sample's time per run,
+    // RunGen's "best case". Single runs would hide the time a process waits
+    // for a CPU on a shared machine, which every user's run pays.
     int repeats = 10;
-    // Timed runs continue past `repeats` until this much time is spent (at
-    // most max_repeats runs): the min of ten runs of a 1 ms program spans
-    // 10 ms, and one pause of this shared VM's other vCPU covers all of them.
     double measure_seconds = 0.2;
-    int max_repeats = 1000;
+    int max_repeats = 1000000;
     double tolerance = 1e-3;
 };
 

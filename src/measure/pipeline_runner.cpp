@@ -174,6 +174,10 @@ void PipelineRunner::run() {
     pipeline_.realize(r, target_);
 }
 
+SampledTime PipelineRunner::time(const SamplingOptions &options) {
+    return time_in_samples([this] { run(); }, options);
+}
+
 size_t PipelineRunner::output_bytes() const {
     size_t n = 0;
     for (const auto &b : outputs_) n += b.size_in_bytes();

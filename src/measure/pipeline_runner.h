@@ -3,6 +3,7 @@
 // binds random inputs sized by the estimates, and runs it. It binds buffers
 // to the pipeline's Parameters, so the measurer uses it only inside its
 // children; benchmarks use it on pipelines built once per variant.
+#include "measure/run_timing.h"
 #include "state/state.h"
 
 #include <Halide.h>
@@ -21,6 +22,9 @@ public:
     PipelineRunner(const PipelineDAG &dag, Halide::Pipeline scheduled, const Halide::Target &target);
     void compile();
     void run();
+    // Times back-to-back runs the way RunGen times the built generator
+    // (run_timing.h); call after a warm-up run().
+    SampledTime time(const SamplingOptions &options);
     // Output buffers, in output order (a tuple output gives several).
     std::vector<Halide::Buffer<>> &outputs() { return outputs_; }
     size_t output_bytes() const;

@@ -118,9 +118,10 @@ const std::map<std::string, std::string> &Options::documentation() {
         {"HL_ANSOR_TRIALS", "programs to measure (default 64; 0 = measure nothing: apply the log's best record with HL_ANSOR_LOG, else the program the cost model ranks best after evolving a population under it (zero-shot), else one random program)"},
         {"HL_ANSOR_SEED", "random seed of the search (default 0)"},
         {"HL_ANSOR_TIMEOUT", "seconds one candidate may take to compile and run before it counts as hung (default 30)"},
-        {"HL_ANSOR_REPEATS", "timed runs per candidate after one warm-up; min and median are kept (default 10)"},
-        {"HL_ANSOR_MEASURE_SECONDS", "timed runs go on past HL_ANSOR_REPEATS until this many seconds are spent, at most "
-                                     "1000 runs (default 0.2): a short window is easily covered by one pause of a shared machine"},
+        {"HL_ANSOR_REPEATS", "timed runs per candidate after one warm-up, at least (default 10)"},
+        {"HL_ANSOR_MEASURE_SECONDS", "timing window: candidates are timed as RunGen times a built generator, in "
+                                     "samples of back-to-back runs for half this many seconds (twice it at most), and "
+                                     "the best sample's time per run is kept (default 0.2: RunGen's 0.1 s and 0.4 s)"},
         {"HL_ANSOR_TOLERANCE", "relative error allowed on float outputs against the reference (default 1e-3)"},
         {"HL_ANSOR_MAX_INNERMOST_FACTOR", "largest innermost tile size drawn for a space loop (default 64)"},
         {"HL_ANSOR_MAX_REDUCTION_FACTOR", "largest inner tile size drawn for a reduction loop: the cache block along "

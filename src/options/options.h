@@ -14,8 +14,8 @@ struct Options {
     int trials = 64;                 // HL_ANSOR_TRIALS: programs measured
     uint64_t seed = 0;               // HL_ANSOR_SEED: random seed of the search
     double timeout_s = 30;           // HL_ANSOR_TIMEOUT: per-candidate compile+run limit
-    int repeats = 10;                // HL_ANSOR_REPEATS: timed runs per candidate (after one warm-up)
-    double measure_seconds = 0.2;    // HL_ANSOR_MEASURE_SECONDS: timed runs go on until this much time is spent
+    int repeats = 10;                // HL_ANSOR_REPEATS: timed runs per candidate (after one warm-up), at least
+    double measure_seconds = 0.2;    // HL_ANSOR_MEASURE_SECONDS: timing window (MeasureOptions)
     double tolerance = 1e-3;         // HL_ANSOR_TOLERANCE: relative error allowed on float outputs
     int64_t max_innermost_factor = 64;  // HL_ANSOR_MAX_INNERMOST_FACTOR: largest innermost tile
     int64_t max_reduction_factor = 64;  // HL_ANSOR_MAX_REDUCTION_FACTOR: largest inner tile of a reduction loop
