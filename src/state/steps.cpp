@@ -100,6 +100,24 @@ bool reads_input_unclamped(const PipelineDAG &dag, int node, int depth = 0) {
     return false;
 }
 
+// Whether some consumer reads node `node` through a clamp (a boundary
+// condition): near the clamped border, its region inside one of the
+// consumer's tiles is narrower than the tile.
+bool read_through_clamp(const PipelineDAG &dag, int node) {
+    if (node < 0) return false;
+    const std::string &name = dag.node(node).name;
+    for (const Node &consumer : dag.nodes()) {
+        for (const StageInfo &st : consumer.stages) {
+            for (const CallSite &c : st.calls) {
+                if (c.callee == name && !c.args.empty() && std::all_of(c.args.begin(), c.args.end(), is_clamped)) {
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 std::vector<Directive> SplitStep::lower(const LoopNest &m) const {
@@ -110,7 +128,8 @@ std::vector<Directive> SplitStep::lower(const LoopNest &m) const {
     std::string remaining = loop;
     int64_t inner = product(factors);
     const ModelFunc &f = m.func(func_);
-    const bool reads_input = reads_input_unclamped(m.dag(), f.dag_index);
+    const bool overcompute_reads_outside = read_through_clamp(m.dag(), f.dag_index) &&
+                                           reads_input_unclamped(m.dag(), f.dag_index);
     for (size_t i = 0; i < factors.size(); i++) {
         Directive d;
         d.kind = Directive::Kind::Split;
@@ -121,13 +140,13 @@ std::vector<Directive> SplitStep::lower(const LoopNest &m) const {
         d.loops = {{remaining, rvar}, {names[i], rvar}, {rest, rvar}};
         d.factor = inner;
         // Only the outermost split can have a tail: the rest split exact products.
-        if (i == 0 && !rvar && reads_input) {
+        if (i == 0 && !rvar && overcompute_reads_outside) {
             // ShiftInwards (what Auto picks for a pure var) computes a whole
-            // tile even where the Func's region is smaller than one (inside
-            // a consumer's edge tile clamped by a boundary condition, or at
-            // a size below the estimates): harmless where a clamp bounds the
-            // reads on the way to the inputs, but otherwise it reads outside
-            // an input buffer (a runtime error).
+            // tile even where the Func's region is narrower than one, as it
+            // is near a border its consumer clamps (a boundary condition):
+            // the extra points read outside an input buffer unless a clamp
+            // bounds the reads on the way to it (a runtime error; camera_pipe's
+            // Bayer planes). GuardWithIf computes the region only.
             d.tail = Halide::TailStrategy::GuardWithIf;
         } else if (i == 0 && old.extent % inner != 0) {
             bool pure_stage = stage == 0 && !rvar;

@@ -17,7 +17,8 @@ TEST_CASE("zero-shot: every app's zero-shot program is correct") {
          // Compiling local_laplacian's program can take tens of seconds on a busy 2-core machine.
          {"HL_ANSOR_TIMEOUT", "180"}});
     for (const ansor_apps::AppInfo &info : ansor_apps::app_list()) {
-        CAPTURE(info.name);
+        // One subcase per app: -sc=NAME runs one.
+        SUBCASE(info.name.c_str()) {
         ansor_apps::AppPipeline app = ansor_apps::build_app_pipeline(info.name, false, target, small_sizes(info.name));
         std::vector<Halide::Internal::Function> outputs;
         for (const Halide::Func &f : app.pipeline.outputs()) outputs.push_back(f.function());
@@ -31,5 +32,6 @@ TEST_CASE("zero-shot: every app's zero-shot program is correct") {
         // Compiled, run and checked against the reference in a child process.
         ansor::MeasureResult r = session.measure({choice.state})[0];
         CHECK_MESSAGE(r.ok, r.error);
+        }
     }
 }
