@@ -153,6 +153,10 @@ int main(int argc, char **argv) {
         std::printf("compile_total=%.1f s run_total=%.1f s; with B builders a round takes about "
                     "compile_total / B + run_total\n",
                     compile_total, run_total);
+        for (size_t i = 0; i < out.trials.size(); i++) {
+            const ansor::MeasureResult &r = out.trials[i].result;
+            if (!r.ok) std::printf("failed: candidate %zu: %.120s\n", i, r.error.c_str());
+        }
         if (args.spread > 0) print_spread(dag, settings.measure, succeeded);
     } catch (const ansor::UserError &e) {
         std::fprintf(stderr, "%s\n", e.what());

@@ -3,6 +3,7 @@
 #include "measure/pipeline_runner.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -56,7 +57,10 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
         std::fputs(compiled_marker, stdout);
         std::fflush(stdout);
         char go = 0;
-        if (read(control_fd, &go, 1) != 1) _exit(0);  // the parent gave up on this batch
+        ssize_t got = 0;
+        while ((got = read(control_fd, &go, 1)) < 0 && errno == EINTR) {
+        }
+        if (got != 1) _exit(0);  // the parent gave up on this batch
 
         runner.run();  // warm-up
         char *ref = static_cast<char *>(shared);

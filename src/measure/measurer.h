@@ -45,6 +45,8 @@ struct MeasureResult {
 class Measurer {
 public:
     virtual ~Measurer() = default;
+    // One result per state, in the states' order. The Tuner hands over a
+    // whole round at once.
     virtual std::vector<MeasureResult> measure(const std::vector<State> &states) = 0;
 };
 
