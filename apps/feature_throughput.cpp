@@ -12,6 +12,8 @@
 #include "features/program_features.h"
 #include "sketch/sketch_generator.h"
 
+#include "throughput_pipelines.h"
+
 #include <Halide.h>
 
 #include <chrono>
@@ -24,36 +26,6 @@ namespace {
 
 const Target target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
 const int parallelism = 2;  // as apps/measure_throughput.cpp
-
-Func make_matmul(int n) {
-    ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
-    A.dim(0).set_estimate(0, n).dim(1).set_estimate(0, n);
-    B.dim(0).set_estimate(0, n).dim(1).set_estimate(0, n);
-    Var x("x"), y("y");
-    RDom k(0, n, "k");
-    Func C("matmul");
-    C(x, y) = 0.f;
-    C(x, y) += A(k, y) * B(x, k);
-    C.set_estimate(x, 0, n).set_estimate(y, 0, n);
-    return C;
-}
-
-// Channels innermost, as in generators/ops/conv_layer.cpp.
-Func make_conv(int hw, int ci, int co) {
-    ImageParam in(Float(32), 3, "input"), w(Float(32), 4, "weight"), bias(Float(32), 1, "bias");
-    in.dim(0).set_estimate(0, ci).dim(1).set_estimate(0, hw).dim(2).set_estimate(0, hw);
-    w.dim(0).set_estimate(0, co).dim(1).set_estimate(0, ci).dim(2).set_estimate(0, 3).dim(3).set_estimate(0, 3);
-    bias.dim(0).set_estimate(0, co);
-    Var c("c"), x("x"), y("y");
-    Func padded = BoundaryConditions::constant_exterior(in, 0.f, {{0, ci}, {0, hw}, {0, hw}});
-    RDom r(0, ci, 0, 3, 0, 3, "r");
-    Func conv("conv"), relu("relu");
-    conv(c, x, y) = bias(c);
-    conv(c, x, y) += w(c, r.x, r.y, r.z) * padded(r.x, x + r.y - 1, y + r.z - 1);
-    relu(c, x, y) = max(conv(c, x, y), 0.f);
-    relu.set_estimate(c, 0, co).set_estimate(x, 0, hw).set_estimate(y, 0, hw);
-    return relu;
-}
 
 void print_features(const ansor::LoopNest &m, const std::vector<ansor::StageFeatures> &fs) {
     const auto &names = ansor::feature_names();
@@ -139,7 +111,7 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "usage: %s [states > 0] [min_seconds >= 0] [dump >= 0]\n", argv[0]);
         return 2;
     }
-    run("gemm_512", make_matmul(512), states, min_seconds, dump);
-    run("conv_56x56_64to128_3x3", make_conv(56, 64, 128), states, min_seconds, dump);
+    run("gemm_512", ansor_apps::throughput_matmul(512), states, min_seconds, dump);
+    run("conv_56x56_64to128_3x3", ansor_apps::throughput_conv(56, 64, 128), states, min_seconds, dump);
     return 0;
 }

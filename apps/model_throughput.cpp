@@ -15,6 +15,8 @@
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
 
+#include "throughput_pipelines.h"
+
 #include <Halide.h>
 
 #include <chrono>
@@ -31,35 +33,6 @@ namespace {
 
 const Target target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
 const int parallelism = 2;
-
-Func make_matmul(int n) {
-    ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
-    A.dim(0).set_estimate(0, n).dim(1).set_estimate(0, n);
-    B.dim(0).set_estimate(0, n).dim(1).set_estimate(0, n);
-    Var x("x"), y("y");
-    RDom k(0, n, "k");
-    Func C("matmul");
-    C(x, y) = 0.f;
-    C(x, y) += A(k, y) * B(x, k);
-    C.set_estimate(x, 0, n).set_estimate(y, 0, n);
-    return C;
-}
-
-Func make_conv(int hw, int ci, int co) {
-    ImageParam in(Float(32), 3, "input"), w(Float(32), 4, "weight"), bias(Float(32), 1, "bias");
-    in.dim(0).set_estimate(0, ci).dim(1).set_estimate(0, hw).dim(2).set_estimate(0, hw);
-    w.dim(0).set_estimate(0, co).dim(1).set_estimate(0, ci).dim(2).set_estimate(0, 3).dim(3).set_estimate(0, 3);
-    bias.dim(0).set_estimate(0, co);
-    Var c("c"), x("x"), y("y");
-    Func padded = BoundaryConditions::constant_exterior(in, 0.f, {{0, ci}, {0, hw}, {0, hw}});
-    RDom r(0, ci, 0, 3, 0, 3, "r");
-    Func conv("conv"), relu("relu");
-    conv(c, x, y) = bias(c);
-    conv(c, x, y) += w(c, r.x, r.y, r.z) * padded(r.x, x + r.y - 1, y + r.z - 1);
-    relu(c, x, y) = max(conv(c, x, y), 0.f);
-    relu.set_estimate(c, 0, co).set_estimate(x, 0, hw).set_estimate(y, 0, hw);
-    return relu;
-}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -189,7 +162,7 @@ int main(int argc, char **argv) {
     struct Case {
         const char *name;
         Func out;
-    } cases[] = {{"gemm_512", make_matmul(512)}, {"conv_56x56_64to128_3x3", make_conv(56, 64, 128)}};
+    } cases[] = {{"gemm_512", ansor_apps::throughput_matmul(512)}, {"conv_56x56_64to128_3x3", ansor_apps::throughput_conv(56, 64, 128)}};
     for (const auto &c : cases) {
         Timings t = run(c.out, train, predict, params);
         std::printf("%s: %d programs (%.2f statements each): update (features + training) %.3f s, "

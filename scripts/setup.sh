@@ -2,7 +2,7 @@
 # Installs what is missing on a fresh Debian 12 machine and builds the project.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(cmake g++ make libhalide14-0-dev libxgboost-dev doctest-dev libeigen3-dev nlohmann-json3-dev
+packages=(cmake g++ make libhalide14-0-dev libxgboost-dev doctest-dev libeigen3-dev nlohmann-json3-dev zlib1g-dev
           libdnnl-dev libopenblas-dev python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do

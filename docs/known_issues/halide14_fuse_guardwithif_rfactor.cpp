@@ -1,4 +1,4 @@
-// Halide 14 bounds bug found by our sampler (2026-11-22): an output's update
+// Halide 14 bounds bug found by our sampler: an output's update
 // split with GuardWithIf, its outer pieces fused, and an rfactor intermediate
 // computed inside whose pure var is split. The program reads B out of
 // bounds ("Input buffer B is accessed at 188, which is beyond the max (95)").

@@ -66,7 +66,7 @@ Location RandomAnnotator::random_location(const LoopNest &m, const std::string &
     if (consumers.size() == 1) {
         std::string c = dag_.node(consumers[0]).name;
         // A factored consumer reads its producers inside the intermediate.
-        if (m.has(c + "_intm")) c += "_intm";
+        if (const ModelFunc *intm = m.intermediate_of(c)) c = intm->name;
         const ModelFunc &cf = m.func(c);
         for (size_t s = 0; s < cf.stages.size(); s++) {
             for (const auto &l : cf.stages[s].loops) at.push_back({LocationKind::At, c, (int)s, l.name});
@@ -95,9 +95,7 @@ RandomAnnotator::Anchors RandomAnnotator::anchors_of(const State &state) {
     Anchors out;
     for (const FuncSteps &g : state.groups()) {
         for (const StepPtr &step : g.steps) {
-            const Location *loc = nullptr;
-            if (auto c = std::dynamic_pointer_cast<const ComputeLocationStep>(step)) loc = &c->location;
-            if (auto st = std::dynamic_pointer_cast<const StoreAtStep>(step)) loc = &st->location;
+            const Location *loc = step->placement();
             if (loc && loc->kind == LocationKind::At) out.insert({loc->func, loc->stage, loc->loop});
         }
     }
@@ -234,7 +232,7 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
                 StepPtr s = step;
                 if (flexible && step->kind() == "compute_root") {
                     s = std::make_shared<ComputeLocationStep>(func, random_location(m, func, rng));
-                } else if (auto split = std::dynamic_pointer_cast<const SplitStep>(step); split && !split->filled()) {
+                } else if (auto split = step->as<SplitStep>(); split && !split->filled()) {
                     s = std::make_shared<SplitStep>(func, split->stage, split->loop,
                                                     sample_tile(m, func, split->stage, split->loop,
                                                                 (int)split->factors.size(), rng));

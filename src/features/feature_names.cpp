@@ -1,6 +1,8 @@
 // The column names of the feature vector, in column order.
 #include "features/program_features.h"
 
+#include <cstdio>
+
 namespace ansor {
 
 using namespace features;
@@ -48,6 +50,24 @@ int feature_index(const std::string &name) {
         if (names[i] == name) return (int)i;
     }
     return -1;
+}
+
+namespace {
+// Raise when a column keeps its name but is computed differently.
+constexpr int kFeatureRevision = 1;
+}  // namespace
+
+std::string feature_set_version() {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a over the names, in order
+    for (const std::string &name : feature_names()) {
+        for (unsigned char c : name + ";") {
+            h ^= c;
+            h *= 1099511628211ull;
+        }
+    }
+    char text[64];
+    std::snprintf(text, sizeof(text), "%d-%zu-%016llx", kFeatureRevision, feature_names().size(), (unsigned long long)h);
+    return text;
 }
 
 }  // namespace ansor

@@ -94,6 +94,10 @@ struct StageFeatures {
 
 // One name per column, in column order.
 const std::vector<std::string> &feature_names();
+// The feature set's version: a revision number, raised by hand when a
+// column's meaning changes, and a hash of the column names. A saved model
+// is only valid for the feature set it was trained on.
+std::string feature_set_version();
 // Column of a name from feature_names(); -1 if there is none.
 int feature_index(const std::string &name);
 

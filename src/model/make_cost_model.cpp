@@ -11,12 +11,14 @@ PackSumParams::Objective pack_sum_objective(ModelObjective objective) {
 }
 
 std::unique_ptr<CostModel> make_cost_model(CostModelKind kind, const PipelineDAG &dag, uint64_t seed,
-                                           ModelObjective objective) {
+                                           ModelObjective objective, std::shared_ptr<const PackSumXGBoost> prior) {
     if (kind == CostModelKind::Random) return std::make_unique<RandomCostModel>(seed);
     PackSumParams params;
     params.seed = seed;
     params.objective = pack_sum_objective(objective);
-    return std::make_unique<XGBoostCostModel>(dag, params);
+    auto model = std::make_unique<XGBoostCostModel>(dag, params);
+    if (prior) model->trained_model().set_prior(std::move(prior));
+    return model;
 }
 
 }  // namespace ansor

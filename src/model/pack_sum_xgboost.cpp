@@ -39,6 +39,11 @@ public:
                   std::numeric_limits<float>::quiet_NaN(), &handle_, nthread);
     }
     ~DMatrix() { XGDMatrixFree(handle_); }
+    // Per-row margins the trees add to (a prior model's statement scores).
+    void set_base_margin(const std::vector<float> &margins) {
+        if (margins.empty()) return;
+        XGB_CHECK(XGDMatrixSetFloatInfo, handle_, "base_margin", margins.data(), (bst_ulong)margins.size());
+    }
     DMatrix(const DMatrix &) = delete;
     DMatrix &operator=(const DMatrix &) = delete;
     DMatrixHandle get() const { return handle_; }
@@ -59,6 +64,14 @@ const float *row_margins(BoosterHandle booster, const DMatrix &m, bool training,
     XGB_CHECK(XGBoosterPredict, booster, m.get(), 1, 0, training ? 1 : 0, &len, &out);
     if (len != rows) throw std::runtime_error("XGBoost returned " + std::to_string(len) + " margins for " +
                                               std::to_string(rows) + " rows");
+    return out;
+}
+
+// The per-statement values of the programs `idx` of `batch`, in order.
+std::vector<float> pick_rows(const ProgramBatch &batch, const std::vector<float> &rows, const std::vector<size_t> &idx) {
+    std::vector<float> out;
+    if (rows.empty()) return out;
+    for (size_t p : idx) out.insert(out.end(), rows.begin() + batch.begin[p], rows.begin() + batch.begin[p + 1]);
     return out;
 }
 
@@ -257,7 +270,8 @@ int PackSumXGBoost::rounds() const {
     return n;
 }
 
-void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &labels, const std::vector<int> &groups) {
+void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &labels, const std::vector<int> &groups,
+                           const std::vector<float> &base_margins) {
     if (data.num_features != num_features_) {
         throw std::invalid_argument("PackSumXGBoost::train: batch has " + std::to_string(data.num_features) +
                                     " features, the model " + std::to_string(num_features_));
@@ -269,6 +283,10 @@ void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &l
     if (labels.size() != data.programs()) {
         throw std::invalid_argument("PackSumXGBoost::train: " + std::to_string(labels.size()) + " labels for " +
                                     std::to_string(data.programs()) + " programs");
+    }
+    if (!base_margins.empty() && base_margins.size() != data.statements()) {
+        throw std::invalid_argument("PackSumXGBoost::train: " + std::to_string(base_margins.size()) +
+                                    " base margins for " + std::to_string(data.statements()) + " statements");
     }
     reset();
     if (data.statements() == 0) return;
@@ -308,9 +326,13 @@ void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &l
 
     // Trained into a local booster so that an error leaves the model untrained.
     DMatrix dtrain(train_set, params_.nthread);
+    dtrain.set_base_margin(validate ? pick_rows(data, base_margins, train_idx) : base_margins);
     Booster booster(new_booster(dtrain.get()), XGBoosterFree);
     std::unique_ptr<DMatrix> dvalid;
-    if (validate && valid_set.statements() > 0) dvalid = std::make_unique<DMatrix>(valid_set, params_.nthread);
+    if (validate && valid_set.statements() > 0) {
+        dvalid = std::make_unique<DMatrix>(valid_set, params_.nthread);
+        dvalid->set_base_margin(pick_rows(data, base_margins, valid_idx));
+    }
 
     EarlyStopping stopping{params_.early_stopping_rounds, params_.min_improvement};
     const size_t rows = train_set.statements();

@@ -86,7 +86,11 @@ public:
     // Without programs the model goes back to untrained.
     // `groups[i]` names program i's pipeline: the pairwise objective only
     // compares programs of one group (empty: all programs form one group).
-    void train(const ProgramBatch &data, const std::vector<float> &labels, const std::vector<int> &groups = {});
+    // `base_margins` (one per statement row, or empty) are scores the new
+    // trees add to, e.g. a prior model's: the trees then fit what the prior
+    // gets wrong, and predict() returns only the trees' part.
+    void train(const ProgramBatch &data, const std::vector<float> &labels, const std::vector<int> &groups = {},
+               const std::vector<float> &base_margins = {});
     // Until the first train() or load(), predictions are all 0.
     bool trained() const { return booster_ != nullptr; }
     // Trees in the model (boosting rounds kept).

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
 namespace ansor {
 
 // Featurised programs with their times, each in a named group.
@@ -47,13 +49,22 @@ public:
     // Starts from `data` (e.g. a pretraining set's programs), untrained.
     explicit TrainedModel(PackSumParams params = {}, TrainingData data = {});
 
+    // A model trained elsewhere (e.g. the one shipped with the plugin, on a
+    // corpus of other pipelines) that this one starts from: it ranks before
+    // any training, and every retrain fits new trees to what it gets wrong on
+    // the training data (its statement scores are the trees' base margins),
+    // so a few measurements fine-tune it rather than replace it.
+    void set_prior(std::shared_ptr<const PackSumXGBoost> prior);
+    const PackSumXGBoost *prior() const { return prior_.get(); }
+
     // Programs join the training data from the next retrain() (see TrainingData::add).
     void add_programs(const std::string &group, const ProgramBatch &batch, const std::vector<double> &ms);
     // Trains the trees from scratch on all the training data.
     void retrain();
-    // Per-program and per-statement scores; all 0 until trained.
-    PackSumPrediction predict(const ProgramBatch &batch) const { return trees_.predict(batch); }
-    bool trained() const { return trees_.trained(); }
+    // Per-program and per-statement scores (the prior's plus the trees');
+    // all 0 until trained or given a prior.
+    PackSumPrediction predict(const ProgramBatch &batch) const;
+    bool trained() const { return trees_.trained() || (prior_ && prior_->trained()); }
 
     // Adds `set`'s programs of other pipelines than `own_keys` and retrains
     // (TrainingData::add_pretraining tells what is taken and what is refused).
@@ -68,7 +79,12 @@ public:
     const PackSumXGBoost &trees() const { return trees_; }
 
 private:
+    // The learning rate of trees fitted on top of a prior.
+    static constexpr double kFineTuneEta = 0.05;
+
+    PackSumParams params_;
     PackSumXGBoost trees_;
+    std::shared_ptr<const PackSumXGBoost> prior_;
     TrainingData data_;
     size_t retrains_ = 0;
 };

@@ -89,6 +89,10 @@ const std::map<std::string, Setter> &setters() {
              if (v.empty()) throw UserError(n + " is empty; give the path of a tuning log");
              o.log = v;
          }},
+        {"HL_ANSOR_MODEL", [](Options &o, auto &n, auto &v) {
+             if (v.empty()) throw UserError(n + " is empty; give the path of a cost model file, or none");
+             o.model = v;
+         }},
         {"HL_ANSOR_PRETRAIN", [](Options &o, auto &n, auto &v) {
              if (v.empty()) throw UserError(n + " is empty; give the path of a pretraining set");
              o.pretrain = v;
@@ -114,7 +118,7 @@ const char *choice_name(ModelObjective o) { return o == ModelObjective::Square ?
 
 const std::map<std::string, std::string> &Options::documentation() {
     static const std::map<std::string, std::string> d = {
-        {"HL_ANSOR_TRIALS", "programs to measure (default 64; 0 = apply the first valid sample without measuring)"},
+        {"HL_ANSOR_TRIALS", "programs to measure (default 64; 0 = measure nothing: apply the log's best record with HL_ANSOR_LOG, else the program the cost model ranks best after evolving a population under it (zero-shot), else one random program)"},
         {"HL_ANSOR_SEED", "random seed of the search (default 0)"},
         {"HL_ANSOR_TIMEOUT", "seconds one candidate may take to compile, and again to run, before it counts as hung (default 30)"},
         {"HL_ANSOR_BUILDERS", "candidates compiled at once, each in its own process; the compiled ones are then timed "
@@ -146,6 +150,10 @@ const std::map<std::string, std::string> &Options::documentation() {
         {"HL_ANSOR_LOG", "JSON-lines tuning log: its records for this pipeline and target train the model and seed "
                          "the search, and every new measurement is appended (never overwritten). With "
                          "HL_ANSOR_TRIALS=0 the best record is applied as is (default: no log)"},
+        {"HL_ANSOR_MODEL", "cost model file (ansor_train_model) the XGBoost model starts from: it ranks programs "
+                           "before any measurement, fine-tunes on this pipeline's measurements, and with "
+                           "HL_ANSOR_TRIALS=0 picks the program to apply; none = start untrained (default: "
+                           "ansor_cost_model.gz beside libansor.so, if present)"},
         {"HL_ANSOR_PRETRAIN", "pretraining set (ansor_export_pretraining): featurised measured programs of other "
                               "pipelines that train the cost model before the first round, so that it ranks from "
                               "the start (default: none)"},

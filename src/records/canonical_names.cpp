@@ -1,5 +1,7 @@
 #include "records/canonical_names.h"
 
+#include "state/loop_nest.h"
+
 #include <functional>
 #include <set>
 
@@ -9,12 +11,6 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-const std::string kIntermediateSuffix = "_intm";
-
-bool ends_with(const std::string &s, const std::string &suffix) {
-    return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 // The Funcs a Func calls, in the order the calls first appear. (A graph
 // visitor sees shared subexpressions once; first appearances keep their order.)
@@ -123,17 +119,17 @@ std::optional<int> CanonicalNames::func_id(const std::string &name) const {
 
 std::optional<std::string> CanonicalNames::canonical_func(const std::string &name) const {
     if (auto id = func_id(name)) return "f" + std::to_string(*id);
-    if (ends_with(name, kIntermediateSuffix)) {
-        auto origin = canonical_func(name.substr(0, name.size() - kIntermediateSuffix.size()));
-        if (origin) return *origin + kIntermediateSuffix;
+    if (auto from = intermediate_origin(name)) {
+        auto origin = canonical_func(*from);
+        if (origin) return intermediate_name(*origin);
     }
     return std::nullopt;
 }
 
 std::optional<std::string> CanonicalNames::actual_func(const std::string &canonical) const {
-    if (ends_with(canonical, kIntermediateSuffix)) {
-        auto origin = actual_func(canonical.substr(0, canonical.size() - kIntermediateSuffix.size()));
-        if (origin) return *origin + kIntermediateSuffix;
+    if (auto from = intermediate_origin(canonical)) {
+        auto origin = actual_func(*from);
+        if (origin) return intermediate_name(*origin);
         return std::nullopt;
     }
     if (canonical.size() < 2 || canonical[0] != 'f') return std::nullopt;

@@ -28,8 +28,9 @@ public:
     const std::vector<std::string> &funcs() const { return funcs_; }
     std::optional<int> func_id(const std::string &name) const;
 
-    // "matmul$1" -> "f3"; an rfactor intermediate "<origin>_intm" ->
-    // "f<origin id>_intm". nullopt for a name this pipeline does not have.
+    // "matmul$1" -> "f3"; an rfactor intermediate of "matmul$1" -> the
+    // intermediate name of "f3" (intermediate_name in state/loop_nest.h).
+    // nullopt for a name this pipeline does not have.
     std::optional<std::string> canonical_func(const std::string &name) const;
     // The inverse: "f3" -> this process's name.
     std::optional<std::string> actual_func(const std::string &canonical) const;

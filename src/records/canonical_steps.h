@@ -1,9 +1,9 @@
 #pragma once
 // A State's steps in the name-independent form a tuning record stores: the
 // Step JSON of src/state/steps.cpp with every Func and loop name replaced by
-// its canonical name (see canonical_names.h). Loop names derived by steps
-// (split pieces x_0 x_1, fused x_0_y_0_f, rfactor Vars r_0_v, Funcs
-// <f>_intm) are derived again from the canonical names, so "x_1" of Func
+// its canonical name (see canonical_names.h), through Step::renamed. Loop
+// names derived by steps (split pieces x_0 x_1, fused x_0_y_0_f, rfactor Vars
+// r_0_v, intermediate Funcs) are derived again from the canonical names, so "x_1" of Func
 // "matmul$1" is stored as "v0_1" of "f2" and read back as the current
 // process's name of that loop.
 #include "records/canonical_names.h"

@@ -10,7 +10,7 @@ namespace {
 std::vector<const FuncSteps *> groups_of(const State &s, const std::string &func) {
     std::vector<const FuncSteps *> out;
     if (const FuncSteps *g = s.group(func)) out.push_back(g);
-    if (const FuncSteps *g = s.group(func + "_intm")) out.push_back(g);
+    if (const FuncSteps *g = s.group(intermediate_name(func))) out.push_back(g);
     return out;
 }
 

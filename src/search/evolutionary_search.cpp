@@ -13,13 +13,9 @@ namespace {
 // intermediate counts for the Func it came from).
 std::map<std::string, double> func_scores(const ProgramPrediction &p) {
     std::map<std::string, double> out;
-    const std::string suffix = "_intm";
     for (size_t i = 0; i < p.stage_scores.size(); i++) {
-        std::string f = p.stage_funcs[i];
-        if (f.size() > suffix.size() && f.compare(f.size() - suffix.size(), suffix.size(), suffix) == 0) {
-            f.resize(f.size() - suffix.size());
-        }
-        out[f] += p.stage_scores[i];
+        const std::string &f = p.stage_funcs[i];
+        out[intermediate_origin(f).value_or(f)] += p.stage_scores[i];
     }
     return out;
 }

@@ -23,7 +23,7 @@ std::vector<StepRef> find_steps(const State &s, const std::function<bool(const S
     for (size_t g = 0; g < s.groups().size(); g++) {
         const auto &steps = s.groups()[g].steps;
         for (size_t i = 0; i < steps.size(); i++) {
-            auto p = dynamic_cast<const StepType *>(steps[i].get());
+            auto p = steps[i]->template as<StepType>();
             if (p && want(*p)) out.push_back({g, i});
         }
     }
@@ -59,7 +59,7 @@ std::optional<State> mutate_tile_size(const State &s, const AnnotationOptions &l
     if (splits.empty()) return std::nullopt;
     StepRef ref = pick(splits, rng);
     const FuncSteps &group = s.groups()[ref.group];
-    const auto &split = static_cast<const SplitStep &>(*group.steps[ref.index]);
+    const auto &split = *group.steps[ref.index]->as<SplitStep>();
     int64_t extent, max_inner;
     try {
         const ModelLoop &loop = model_before(s, group.func, ref.index).loop(group.func, split.stage, split.loop);
@@ -103,12 +103,12 @@ std::optional<State> mutate_parallel(const State &s, std::mt19937_64 &rng) {
     if (parallels.empty()) return std::nullopt;
     StepRef ref = pick(parallels, rng);
     const FuncSteps &group = s.groups()[ref.group];
-    const auto &par = static_cast<const AnnotateStep &>(*group.steps[ref.index]);
+    const auto &par = *group.steps[ref.index]->as<AnnotateStep>();
     // The fuse that made the parallel loop, if any: the step right before.
     std::optional<size_t> fuse_at;
     std::vector<std::string> fused = {par.loop};
     if (ref.index > 0) {
-        if (auto f = dynamic_cast<const FuseStep *>(group.steps[ref.index - 1].get());
+        if (auto f = group.steps[ref.index - 1]->as<FuseStep>();
             f && f->stage == par.stage && f->fused_name() == par.loop) {
             fuse_at = ref.index - 1;
             fused = f->loops;
@@ -179,7 +179,7 @@ std::optional<State> mutate_auto_unroll(const State &s, const std::vector<int> &
     auto &group = out.group(c.func).steps;
     group.erase(std::remove_if(group.begin(), group.end(),
                                [&](const StepPtr &p) {
-                                   auto u = dynamic_cast<const AutoUnrollStep *>(p.get());
+                                   auto u = p->as<AutoUnrollStep>();
                                    return u && u->stage == c.stage;
                                }),
                 group.end());

@@ -1,5 +1,6 @@
 #include "search/session_settings.h"
 
+#include "model/model_file.h"
 #include "util/target.h"
 
 #include <algorithm>
@@ -66,6 +67,7 @@ SessionSettings session_settings(const Options &options, const PipelineDAG &dag,
     s.model_objective = options.model_objective;
     s.log = options.log;
     s.pretrain = options.pretrain;
+    s.model_file = options.model == "none" ? "" : !options.model.empty() ? options.model : shipped_model_path();
     s.progress = options.progress;
     s.verbose = options.verbose;
     return s;
@@ -105,6 +107,7 @@ std::string describe(const SessionSettings &s) {
       << "log=" << s.log << "\n"
       << "resume_from_log=" << s.resume_from_log << "\n"
       << "pretrain=" << s.pretrain << "\n"
+      << "model_file=" << s.model_file << "\n"
       << "max_sketches=" << s.max_sketches << "\n"
       << "progress=" << s.progress << "\n"
       << "verbose=" << s.verbose << "\n";

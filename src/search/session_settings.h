@@ -30,6 +30,9 @@ struct SessionSettings {
     // false: the log is only appended to; the session starts cold (tools
     // that compare searches from scratch and record what they measure).
     bool resume_from_log = true;
+    // Cost model file the XGBoost model starts from (model/model_file.h; ""
+    // for none): it ranks from the first round and picks the zero-shot program.
+    std::string model_file;
     // Pretraining set that trains the cost model before the first round ("" for none).
     std::string pretrain;
     // Sketches kept, in generation order (0: all). An ablation's knob.

@@ -20,15 +20,9 @@ bool has_free_location(const State &s, const FuncSteps &group) {
     if (!idx || group.steps.empty()) return false;
     const Node &n = s.dag().node(*idx);
     if (n.is_output || !n.modelled || n.is_strict_inlinable) return false;
-    if (!std::dynamic_pointer_cast<const ComputeLocationStep>(group.steps[0])) return false;
+    if (!group.steps[0]->placement()) return false;
     for (size_t i = 1; i < group.steps.size(); i++) {
-        const Step &st = *group.steps[i];
-        if (auto split = dynamic_cast<const SplitStep *>(&st)) {
-            if (split->factors.size() != 1) return false;  // a rule's multi-level tiling
-        } else if (!dynamic_cast<const AnnotateStep *>(&st) && !dynamic_cast<const FuseStep *>(&st) &&
-                   !dynamic_cast<const AutoUnrollStep *>(&st)) {
-            return false;
-        }
+        if (group.steps[i]->origin() != StepOrigin::Annotation) return false;  // e.g. a rule's multi-level tiling
     }
     return true;
 }

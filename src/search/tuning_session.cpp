@@ -1,9 +1,12 @@
 #include "search/tuning_session.h"
 
 #include "model/make_cost_model.h"
+#include "model/model_file.h"
+#include "search/evolutionary_search.h"
 #include "sketch/sketch_generator.h"
 #include "util/errors.h"
 
+#include <chrono>
 #include <cstdio>
 #include <sstream>
 
@@ -96,23 +99,38 @@ void TuningSession::print_start() const {
     std::fprintf(stderr, ")\n");
 }
 
+CostModel &TuningSession::model() {
+    if (model_) return *model_;
+    if (parts_.make_model) {
+        model_ = parts_.make_model(dag_);
+        return *model_;
+    }
+    std::shared_ptr<const PackSumXGBoost> prior;
+    if (settings_.cost_model == CostModelKind::XGBoost && !settings_.model_file.empty()) {
+        LoadedModel file = load_model_file(settings_.model_file);
+        prior = file.trees;
+        if (settings_.progress) {
+            std::fprintf(stderr, "[ansor] cost model starts from %s (%zu programs of %zu pipelines)\n",
+                         settings_.model_file.c_str(), file.info.programs, file.info.pipelines);
+        }
+    }
+    model_ = make_cost_model(settings_.cost_model, dag_, settings_.tuner.seed, settings_.model_objective, prior);
+    if (!settings_.pretrain.empty()) {
+        std::shared_ptr<const PretrainingSet> set = parts_.pretraining;
+        if (!set) set = std::make_shared<PretrainingSet>(read_pretraining_set(settings_.pretrain));
+        PretrainingSummary s = model_->pretrain(*set, {key().hash}, target_.to_string(), settings_.pretrain);
+        if (settings_.progress) {
+            std::fprintf(stderr, "[ansor] cost model pretrained on %zu programs of %zu other pipelines from %s\n",
+                         s.programs, s.pipelines, settings_.pretrain.c_str());
+        }
+    }
+    return *model_;
+}
+
 void TuningSession::start_tuner() {
     measurer();
     if (settings_.progress) print_start();
-    if (parts_.make_model) {
-        model_ = parts_.make_model(dag_);
-    } else {
-        model_ = make_cost_model(settings_.cost_model, dag_, settings_.tuner.seed, settings_.model_objective);
-        if (!settings_.pretrain.empty()) {
-            std::shared_ptr<const PretrainingSet> set = parts_.pretraining;
-            if (!set) set = std::make_shared<PretrainingSet>(read_pretraining_set(settings_.pretrain));
-            PretrainingSummary s = model_->pretrain(*set, {key().hash}, target_.to_string(), settings_.pretrain);
-            if (settings_.progress) {
-                std::fprintf(stderr, "[ansor] cost model pretrained on %zu programs of %zu other pipelines from %s\n",
-                             s.programs, s.pipelines, settings_.pretrain.c_str());
-            }
-        }
-    }
+    model();
     tuner_ = std::make_unique<Tuner>(*sampler_, *annotator_, settings_.annotation, *measurer_, *model_, settings_.tuner);
     std::vector<TrialRecord> earlier;
     for (const auto &r : history_) {
@@ -180,6 +198,28 @@ const TuningOutcome &TuningSession::outcome() const {
     return tuner_ ? tuner_->outcome() : none;
 }
 
+std::optional<State> TuningSession::zero_shot_choice() {
+    if (settings_.cost_model != CostModelKind::XGBoost) return std::nullopt;
+    if (settings_.model_file.empty() && settings_.pretrain.empty() && !parts_.make_model) return std::nullopt;
+    CostModel &ranker = model();
+    if (!ranker.can_rank()) return std::nullopt;
+    auto start = std::chrono::steady_clock::now();
+    EvolutionOptions evolution = settings_.tuner.evolution;
+    if (settings_.progress) {
+        std::fprintf(stderr, "[ansor] zero-shot: evolving %d programs for %d generations under the cost model\n",
+                     evolution.population, evolution.generations);
+    }
+    EvolutionarySearch search(*sampler_, *annotator_, settings_.annotation, ranker, evolution);
+    std::mt19937_64 rng(settings_.tuner.seed);
+    std::vector<State> best = search.search({}, 1, {}, rng);
+    if (settings_.progress) {
+        std::fprintf(stderr, "[ansor] zero-shot: chosen in %.1f s\n",
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    if (best.empty()) return std::nullopt;
+    return best[0];
+}
+
 SessionChoice TuningSession::choose() {
     std::optional<State> chosen;
     SessionChoice::How how;
@@ -208,6 +248,8 @@ SessionChoice TuningSession::choose() {
         how.measured = true;
         how.from_log = true;
         how.best_ms = best->min_ms;
+    } else if ((chosen = zero_shot_choice())) {
+        how.zero_shot = true;
     } else {
         std::mt19937_64 rng(settings_.tuner.seed);
         chosen = sampler_->sample(rng);
@@ -217,6 +259,9 @@ SessionChoice TuningSession::choose() {
     src << "// Ansor: ";
     if (how.from_log) {
         src << "best record of " << settings_.log << ", " << how.best_ms << " ms";
+    } else if (how.zero_shot) {
+        src << "zero-shot: the program the cost model ranks best, nothing measured";
+        if (!settings_.model_file.empty()) src << " (model " << settings_.model_file << ")";
     } else if (how.measured) {
         src << "best of " << how.trials << " measured programs";
         if (!history_.empty()) src << " and " << history_.size() << " from " << settings_.log;

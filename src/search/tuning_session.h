@@ -43,6 +43,7 @@ struct SessionChoice {
     struct How {
         bool measured = false;  // false: nothing valid was measured or logged
         bool from_log = false;  // the log's best record, applied without measuring
+        bool zero_shot = false; // ranked best by the cost model, nothing measured
         double best_ms = 0;
         int trials = 0, failures = 0;  // this session's measurements
     } how;
@@ -93,13 +94,20 @@ public:
 
     // The program to apply: the best measured one (this session's or the
     // history's); without a tune() call, the log's best record if there is a
-    // log (UserError if it holds none) or else one random program; every
-    // Func at root if nothing measured ran correctly.
+    // log (UserError if it holds none), else the zero-shot choice of a cost
+    // model that can rank (a model file or a pretraining set), else one
+    // random program; every Func at root if nothing measured ran correctly.
     SessionChoice choose();
 
 private:
     Measurer &measurer();
+    // The session's cost model, made (and pretrained, and started from the
+    // model file) on first use.
+    CostModel &model();
     void start_tuner();
+    // Zero-shot: the program the cost model ranks best after evolving a
+    // population under it, measuring nothing; none if the model cannot rank.
+    std::optional<State> zero_shot_choice();
     void record(const TrialRecord &t);
     void print_start() const;
 

@@ -18,9 +18,9 @@ std::vector<bool> inlined_in(const PipelineDAG &dag, const State &s) {
     std::vector<bool> out(dag.nodes().size(), false);
     for (const FuncSteps &g : s.groups()) {
         for (const StepPtr &step : g.steps) {
-            auto c = std::dynamic_pointer_cast<const ComputeLocationStep>(step);
-            if (!c || c->location.kind != LocationKind::Inline) continue;
-            if (auto idx = dag.index_of(c->func())) out[*idx] = true;
+            const Location *loc = step->placement();
+            if (!loc || loc->kind != LocationKind::Inline) continue;
+            if (auto idx = dag.index_of(step->func())) out[*idx] = true;
         }
     }
     return out;

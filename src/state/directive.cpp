@@ -64,9 +64,6 @@ void HalideApplier::apply(const Directive &d) {
     case K::ComputeAt:
         func(d.func).compute_at(LoopLevel(func(d.at_func), to_var(d.at_loop)));
         break;
-    case K::StoreAt:
-        func(d.func).store_at(LoopLevel(func(d.at_func), to_var(d.at_loop)));
-        break;
     case K::Rfactor: {
         std::vector<std::pair<RVar, Var>> preserved;
         for (const auto &p : d.preserved) preserved.emplace_back(RVar(p.first.name), Var(p.second));
@@ -145,11 +142,9 @@ void SchedulePrinter::print(const Directive &d) {
     case K::Unroll: s << stage_expr(d.func, d.stage) << ".unroll(" << loop_id(d.loops[0]) << ");"; break;
     case K::ComputeRoot: s << func_id(d.func) << ".compute_root();"; break;
     case K::ComputeInline: s << func_id(d.func) << ".compute_inline();"; break;
-    case K::ComputeAt:
-    case K::StoreAt: {
+    case K::ComputeAt: {
         std::string at = func_id(d.at_func);
-        s << func_id(d.func) << (d.kind == K::ComputeAt ? ".compute_at" : ".store_at") << "(" << at << ", " << loop_id(d.at_loop)
-          << ");";
+        s << func_id(d.func) << ".compute_at(" << at << ", " << loop_id(d.at_loop) << ");";
         break;
     }
     case K::Rfactor: {

@@ -2,12 +2,28 @@
 
 #include "dag/inline_calls.h"
 
+#include <algorithm>
+#include <set>
 #include <sstream>
 
 namespace ansor {
 
 using namespace Halide;
 using namespace Halide::Internal;
+
+namespace {
+const std::string kIntermediateSuffix = "_intm";
+}  // namespace
+
+std::string intermediate_name(const std::string &func) { return func + kIntermediateSuffix; }
+
+std::optional<std::string> intermediate_origin(const std::string &name) {
+    const std::string &suffix = kIntermediateSuffix;
+    if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+        return std::nullopt;
+    }
+    return name.substr(0, name.size() - suffix.size());
+}
 
 int ModelStage::find(const std::string &loop) const {
     for (size_t i = 0; i < loops.size(); i++) {
@@ -47,8 +63,8 @@ const ModelFunc &LoopNest::func(const std::string &name) const {
     throw InvalidState("no Func named '" + name + "' in the loop nest");
 }
 
-ModelFunc &LoopNest::func(const std::string &name) {
-    return const_cast<ModelFunc &>(static_cast<const LoopNest *>(this)->func(name));
+ModelFunc &LoopNest::mutable_func(const std::string &name) {
+    return const_cast<ModelFunc &>(func(name));
 }
 
 const ModelStage &LoopNest::stage(const std::string &func_name, int stage) const {
@@ -59,8 +75,8 @@ const ModelStage &LoopNest::stage(const std::string &func_name, int stage) const
     return f.stages[stage];
 }
 
-ModelStage &LoopNest::stage(const std::string &func_name, int stage) {
-    return const_cast<ModelStage &>(static_cast<const LoopNest *>(this)->stage(func_name, stage));
+ModelStage &LoopNest::mutable_stage(const std::string &func_name, int stage_index) {
+    return const_cast<ModelStage &>(stage(func_name, stage_index));
 }
 
 const ModelLoop &LoopNest::loop(const std::string &func_name, int stage_index, const std::string &loop) const {
@@ -72,14 +88,11 @@ const ModelLoop &LoopNest::loop(const std::string &func_name, int stage_index, c
     return s.loops[i];
 }
 
-ModelFunc &LoopNest::add_created(ModelFunc f) {
-    for (size_t i = 0; i < funcs_.size(); i++) {
-        if (funcs_[i].name == f.created_from) {
-            funcs_.insert(funcs_.begin() + i + 1, std::move(f));
-            return funcs_[i + 1];
-        }
+const ModelFunc *LoopNest::intermediate_of(const std::string &func) const {
+    for (const auto &f : funcs_) {
+        if (f.dag_index < 0 && f.created_from == func) return &f;
     }
-    throw InvalidState("Func '" + f.created_from + "' not in the loop nest");
+    return nullptr;
 }
 
 bool LoopNest::has_attached(const std::string &func, int stage, const std::string &loop) const {
@@ -98,28 +111,30 @@ std::vector<bool> LoopNest::inlined_nodes() const {
     return out;
 }
 
+ModelStage LoopNest::build_stage(const ModelFunc &f, const std::vector<StageLoop> &base) {
+    ModelStage st;
+    for (const StageLoop &b : base) {
+        ModelLoop l;
+        l.name = b.var;
+        l.kind = b.kind;
+        l.extent = b.extent;
+        l.constant_extent = b.kind == LoopKind::Reduction;
+        for (size_t a = 0; a < f.pure_args.size(); a++) {
+            if (f.pure_args[a] == b.var && b.kind == LoopKind::Space) l.extent = f.extents[a];
+        }
+        l.origins = {{b.var, l.extent}};
+        st.loops.push_back(l);
+    }
+    return st;
+}
+
 void LoopNest::rebuild_stages(ModelFunc &f) {
     f.stages.clear();
-    for (const auto &base : f.base_stages) {
-        ModelStage st;
-        for (const StageLoop &b : base) {
-            ModelLoop l;
-            l.name = b.var;
-            l.kind = b.kind;
-            l.extent = b.extent;
-            l.constant_extent = b.kind == LoopKind::Reduction;
-            for (size_t a = 0; a < f.pure_args.size(); a++) {
-                if (f.pure_args[a] == b.var && b.kind == LoopKind::Space) l.extent = f.extents[a];
-            }
-            l.origins = {{b.var, l.extent}};
-            st.loops.push_back(l);
-        }
-        f.stages.push_back(st);
-    }
+    for (const auto &base : f.base_stages) f.stages.push_back(build_stage(f, base));
 }
 
 void LoopNest::relocate(const std::string &name, const Location &loc) {
-    ModelFunc &f = func(name);
+    ModelFunc &f = mutable_func(name);
     f.location = loc;
     if (loc.kind == LocationKind::At) {
         f.extents = footprint(f, loc);
@@ -130,6 +145,177 @@ void LoopNest::relocate(const std::string &name, const Location &loc) {
         f.extents.resize(f.pure_args.size(), 1);
     }
     rebuild_stages(f);
+}
+
+// ---- Operations ------------------------------------------------------------
+
+namespace {
+
+int64_t product_of_factors(const std::vector<int64_t> &v) {
+    int64_t p = 1;
+    for (int64_t f : v) p *= std::max<int64_t>(1, f);
+    return p;
+}
+
+}  // namespace
+
+void LoopNest::split(const std::string &func_name, int stage_index, const std::string &loop,
+                     const std::vector<int64_t> &inner_factors, const std::vector<std::string> &names) {
+    ModelStage &s = mutable_stage(func_name, stage_index);
+    int at = s.find(loop);
+    if (at < 0) throw InvalidState("split: no loop '" + loop + "' in '" + func_name + "'");
+    const ModelLoop old = s.loops[at];
+    std::vector<ModelLoop> pieces;
+    int64_t inner = product_of_factors(inner_factors);
+    for (size_t i = 0; i < names.size(); i++) {
+        ModelLoop p;
+        p.name = names[i];
+        p.kind = old.kind;
+        bool outer = i == 0;
+        p.extent = outer ? (old.extent + inner - 1) / inner : std::max<int64_t>(1, inner_factors[i - 1]);
+        p.constant_extent = outer ? old.constant_extent : true;
+        if (old.origins.size() == 1) {
+            p.origins = {{old.origins[0].first, p.extent}};
+        } else if (outer) {
+            p.origins = old.origins;
+        }
+        pieces.push_back(p);
+    }
+    s.loops.erase(s.loops.begin() + at);
+    s.loops.insert(s.loops.begin() + at, pieces.begin(), pieces.end());
+}
+
+void LoopNest::fuse(const std::string &func_name, int stage_index, const std::vector<std::string> &loops,
+                    const std::string &fused_name) {
+    ModelStage &s = mutable_stage(func_name, stage_index);
+    if (loops.size() < 2) throw InvalidState("fuse needs two loops");
+    int first = s.find(loops[0]);
+    if (first < 0) throw InvalidState("fuse: no loop '" + loops[0] + "' in '" + func_name + "'");
+    ModelLoop fused;
+    fused.name = fused_name;
+    fused.kind = s.loops[first].kind;
+    fused.extent = 1;
+    fused.constant_extent = true;
+    for (size_t i = 0; i < loops.size(); i++) {
+        if (first + (int)i >= (int)s.loops.size() || s.loops[first + i].name != loops[i]) {
+            throw InvalidState("fuse: loops of '" + func_name + "' are not adjacent");
+        }
+        const ModelLoop &l = s.loops[first + i];
+        if (l.kind != fused.kind) throw InvalidState("fuse: cannot fuse a Var with an RVar");
+        fused.extent *= l.extent;
+        fused.constant_extent = fused.constant_extent && l.constant_extent;
+        fused.origins.insert(fused.origins.end(), l.origins.begin(), l.origins.end());
+    }
+    s.loops.erase(s.loops.begin() + first, s.loops.begin() + first + loops.size());
+    s.loops.insert(s.loops.begin() + first, fused);
+}
+
+bool LoopNest::rvars_reorderable(const std::string &func_name, int stage_index) const {
+    const ModelFunc &f = func(func_name);
+    // An intermediate does its origin's last update.
+    const ModelFunc &origin = f.dag_index >= 0 ? f : func(f.created_from);
+    if (origin.dag_index < 0) return false;
+    const Node &n = dag_->node(origin.dag_index);
+    int s = f.dag_index >= 0 ? stage_index : (int)n.stages.size() - 1;
+    return s < (int)n.stages.size() && n.stages[s].rvars_reorderable;
+}
+
+void LoopNest::reorder(const std::string &func_name, int stage_index, const std::vector<std::string> &order) {
+    ModelStage &s = mutable_stage(func_name, stage_index);
+    if (order.size() != s.loops.size()) {
+        throw InvalidState("reorder of '" + func_name + "' names " + std::to_string(order.size()) +
+                           " loops, stage has " + std::to_string(s.loops.size()));
+    }
+    std::vector<ModelLoop> loops;
+    for (const auto &n : order) {
+        int at = s.find(n);
+        if (at < 0) throw InvalidState("reorder: no loop '" + n + "' in '" + func_name + "'");
+        loops.push_back(s.loops[at]);
+    }
+    if (!rvars_reorderable(func_name, stage_index)) {
+        // Without an associativity proof Halide refuses to swap two RVars.
+        std::vector<std::string> before, after;
+        for (const auto &l : s.loops) if (l.kind == LoopKind::Reduction) before.push_back(l.name);
+        for (const auto &l : loops) if (l.kind == LoopKind::Reduction) after.push_back(l.name);
+        if (before != after) {
+            throw InvalidState("reorder would swap RVars of a non-associative update of '" + func_name + "'");
+        }
+    }
+    s.loops = loops;
+}
+
+void LoopNest::annotate(const std::string &func_name, int stage_index, const std::string &loop, Annotation a) {
+    ModelStage &s = mutable_stage(func_name, stage_index);
+    int at = s.find(loop);
+    if (at < 0) throw InvalidState("annotate: no loop '" + loop + "' in '" + func_name + "'");
+    s.loops[at].annotation = a;
+}
+
+void LoopNest::set_auto_unroll(const std::string &func_name, int stage_index, int max_step) {
+    mutable_stage(func_name, stage_index).auto_unroll_max_step = max_step;
+}
+
+const ModelFunc &LoopNest::add_intermediate(const std::string &func_name, int stage_index,
+                                            const std::vector<std::pair<std::string, std::string>> &preserved) {
+    ModelFunc &f = mutable_func(func_name);
+    if (f.dag_index < 0 || stage_index < 1 || stage_index >= (int)f.stages.size() ||
+        stage_index + 1 != (int)f.stages.size()) {
+        throw InvalidState("rfactor needs the last update of a pipeline Func; '" + func_name + "' stage " +
+                           std::to_string(stage_index));
+    }
+    const std::string name = intermediate_name(func_name);
+    if (has(name)) throw InvalidState("'" + func_name + "' was already factored");
+    const ModelStage before = f.stages[stage_index];
+    std::set<std::string> kept;
+    for (const auto &p : preserved) {
+        int at = before.find(p.first);
+        if (at < 0 || before.loops[at].kind != LoopKind::Reduction) {
+            throw InvalidState("rfactor: '" + p.first + "' is not an RVar of '" + func_name + "'");
+        }
+        kept.insert(p.first);
+    }
+
+    // The intermediate: an init over the origin's pure Vars (preserved RVars'
+    // Vars outermost) and the update, preserved RVars now pure Vars.
+    ModelFunc intm;
+    intm.name = name;
+    intm.created_from = func_name;
+    intm.pure_args = f.pure_args;
+    intm.extents = f.extents;
+    std::vector<StageLoop> init, update;
+    for (size_t a = 0; a < f.pure_args.size(); a++) init.push_back({f.pure_args[a], LoopKind::Space, f.extents[a]});
+    for (const auto &l : before.loops) {
+        StageLoop s{l.name, l.kind, l.extent};
+        for (const auto &p : preserved) {
+            if (p.first == l.name) {
+                s = {p.second, LoopKind::Space, l.extent};
+                init.insert(init.begin(), s);
+                intm.pure_args.push_back(p.second);
+                intm.extents.push_back(l.extent);
+            }
+        }
+        update.push_back(s);
+    }
+    intm.base_stages = {init, update};
+
+    // The factored stage now loops over the preserved RVars and its pure Vars.
+    std::vector<StageLoop> merged;
+    for (const auto &l : before.loops) {
+        if (l.kind == LoopKind::Reduction && kept.count(l.name)) merged.push_back({l.name, l.kind, l.extent});
+    }
+    for (const auto &b : f.base_stages[stage_index]) {
+        if (b.kind == LoopKind::Space) merged.push_back(b);
+    }
+    f.base_stages[stage_index] = merged;
+    f.stages[stage_index] = build_stage(f, merged);
+
+    // Right after its origin, inlined until a location step places it.
+    intm.location.kind = LocationKind::Inline;
+    size_t origin_at = 0;
+    while (funcs_[origin_at].name != func_name) origin_at++;
+    funcs_.insert(funcs_.begin() + origin_at + 1, std::move(intm));
+    relocate(name, Location{LocationKind::Inline, "", 0, ""});
+    return func(name);
 }
 
 std::map<std::string, LoopNest::InnerExtent> LoopNest::inner_extents(const Location &loc) const {

@@ -1,12 +1,17 @@
 #pragma once
 // The loop-nest model the search works on: for every Func its compute
 // location and, for every stage, its loops outermost first with extents and
-// annotations. Steps replay onto it; features (later) and the annotator read
-// it. Nothing here touches Halide's lowering.
+// annotations. It is an abstraction with its own operations (split, fuse,
+// reorder, annotate, relocate, add an intermediate): steps replay by calling
+// them, and only loop_nest.cpp edits the vectors. A step kind owns its
+// names and Halide legality checks; LoopNest owns how the loops change.
+// Features, the annotator and the search read it through const accessors.
+// Nothing here touches Halide's lowering.
 #include "dag/pipeline_dag.h"
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +58,14 @@ struct Location {
     }
 };
 
+// The name of the intermediate Func that rfactor / cache write creates from
+// `func` (the one place this naming lives).
+std::string intermediate_name(const std::string &func);
+// The Func an intermediate named `name` was created from, judged by the name
+// alone (for names outside a model: tuning records, predictions); nullopt for
+// any other name. Code holding a model asks ModelFunc::created_from instead.
+std::optional<std::string> intermediate_origin(const std::string &name);
+
 struct ModelFunc {
     std::string name;
     int dag_index = -1;           // -1 for Funcs created by rfactor / cache write
@@ -70,22 +83,53 @@ class LoopNest {
 public:
     explicit LoopNest(const PipelineDAG &dag);
 
+    // ---- Reading -----------------------------------------------------------
     const PipelineDAG &dag() const { return *dag_; }
+    // Consumers first; an intermediate right after the Func it came from.
     const std::vector<ModelFunc> &funcs() const { return funcs_; }
     bool has(const std::string &func) const;
     const ModelFunc &func(const std::string &name) const;
-    ModelFunc &func(const std::string &name);
-    ModelStage &stage(const std::string &func, int stage);
     const ModelStage &stage(const std::string &func, int stage) const;
     const ModelLoop &loop(const std::string &func, int stage, const std::string &loop) const;
+    // The intermediate created from `func` by rfactor / cache write, or null.
+    const ModelFunc *intermediate_of(const std::string &func) const;
 
-    // Adds a Func created by rfactor right after the Func it came from.
-    ModelFunc &add_created(ModelFunc f);
+    // ---- Operations steps replay through -----------------------------------
+    // Each throws InvalidState, before changing anything, when the operation
+    // does not fit the loop nest (a loop that is not there, loops that are
+    // not adjacent). Halide's other rules (what may be vectorized, who may
+    // be computed where) are the steps' to check.
 
-    // Rebuilds the loops of a Func's stages for a new location: pure-var
-    // extents become the footprint needed per iteration of the location.
+    // Splits `loop` into inner_factors.size()+1 loops called `names`
+    // (outermost first). The outer loop covers the rest of the extent; a
+    // factor below 1 counts as 1 (still to be filled in by annotation).
+    void split(const std::string &func, int stage, const std::string &loop, const std::vector<int64_t> &inner_factors,
+               const std::vector<std::string> &names);
+    // Fuses adjacent loops (outermost first) of one kind into one called `fused`.
+    void fuse(const std::string &func, int stage, const std::vector<std::string> &outer_to_inner,
+              const std::string &fused);
+    // Puts every loop of the stage in this order. Refuses to swap the RVars
+    // of an update whose RVars Halide cannot reorder (no associativity proof).
+    void reorder(const std::string &func, int stage, const std::vector<std::string> &outer_to_inner);
+    // Marks a loop parallel, vectorized or unrolled.
+    void annotate(const std::string &func, int stage, const std::string &loop, Annotation a);
+    // Records the auto_unroll_max_step pragma of a stage.
+    void set_auto_unroll(const std::string &func, int stage, int max_step);
+    // Moves a Func to a compute location and rebuilds the loops of its
+    // stages: pure-var extents become the footprint needed per iteration of
+    // the location. Legality (who may compute where) is the caller's to check.
     void relocate(const std::string &func, const Location &loc);
+    // rfactor of the last update (`stage`) of a pipeline Func: a new Func,
+    // intermediate_name(func), created_from `func`, does the reduction over
+    // the origin's pure Vars plus each preserved RVar as a new pure Var
+    // (preserved: RVar loop -> Var name); the factored stage then loops over
+    // its pure Vars and the preserved RVars only. The intermediate is placed
+    // right after its origin and inlined (Halide's default for a new Func)
+    // until relocated. With nothing preserved this is Ansor's cache write.
+    const ModelFunc &add_intermediate(const std::string &func, int stage,
+                                      const std::vector<std::pair<std::string, std::string>> &preserved);
 
+    // ---- Queries -----------------------------------------------------------
     // How much of each of the consumer's dims one iteration of an At
     // location covers (the product of the loops inside it), and whether that
     // is a compile-time constant in Halide (every such loop has a constant
@@ -103,7 +147,13 @@ public:
     std::vector<bool> inlined_nodes() const;
 
 private:
+    ModelFunc &mutable_func(const std::string &name);
+    ModelStage &mutable_stage(const std::string &func, int stage);
+    // Whether Halide may permute the RVars of this stage.
+    bool rvars_reorderable(const std::string &func, int stage) const;
     std::vector<int64_t> footprint(const ModelFunc &producer, const Location &loc) const;
+    // A stage's loops before any step: `base` with pure-var extents from f.extents.
+    static ModelStage build_stage(const ModelFunc &f, const std::vector<StageLoop> &base);
     void rebuild_stages(ModelFunc &f);
 
     const PipelineDAG *dag_;

@@ -8,9 +8,8 @@ int State::rank(const std::string &func) const {
     // Consumers before producers; an rfactor intermediate right after its origin.
     auto idx = dag_->index_of(func);
     if (idx) return ((int)dag_->nodes().size() - *idx) * 2;
-    const std::string suffix = "_intm";
-    if (func.size() > suffix.size() && func.compare(func.size() - suffix.size(), suffix.size(), suffix) == 0) {
-        auto origin = dag_->index_of(func.substr(0, func.size() - suffix.size()));
+    if (auto from = intermediate_origin(func)) {
+        auto origin = dag_->index_of(*from);
         if (origin) return ((int)dag_->nodes().size() - *origin) * 2 + 1;
     }
     throw InvalidState("step for unknown Func '" + func + "'");
@@ -85,15 +84,7 @@ nlohmann::json State::to_json() const {
 
 std::string State::structure_key() const {
     std::string out;
-    for (const auto &s : steps()) {
-        if (auto loc = std::dynamic_pointer_cast<const ComputeLocationStep>(s)) {
-            out += loc->kind() + " " + s->func();
-            if (loc->location.kind == LocationKind::At) out += " " + loc->location.func;
-            out += ";";
-        } else if (std::dynamic_pointer_cast<const RfactorStep>(s)) {  // cache_write is one too
-            out += s->kind() + " " + s->func() + ";";
-        }
-    }
+    for (const auto &s : steps()) out += s->structure_key();
     return out;
 }
 

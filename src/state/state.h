@@ -30,8 +30,6 @@ public:
     const FuncSteps *group(const std::string &func) const;
     FuncSteps &group(const std::string &func);
     std::vector<StepPtr> steps() const;
-    // steps(), with deferred steps (auto-unroll) moved to the end.
-    std::vector<StepPtr> steps_in_replay_order() const;
 
     // The loop-nest model after every step. Throws InvalidState.
     LoopNest replay() const;
@@ -54,6 +52,8 @@ public:
     std::string structure_key() const;
 
 private:
+    // steps(), with deferred steps (auto-unroll) moved to the end.
+    std::vector<StepPtr> steps_in_replay_order() const;
     int rank(const std::string &func) const;
     const PipelineDAG *dag_;
     std::vector<FuncSteps> groups_;

@@ -3,8 +3,6 @@
 #include "util/errors.h"
 
 #include <algorithm>
-#include <functional>
-#include <set>
 
 namespace ansor {
 
@@ -31,15 +29,6 @@ int64_t product(const std::vector<int64_t> &v) {
     return p;
 }
 
-bool stage_rvars_reorderable(const LoopNest &m, const std::string &func, int stage) {
-    const ModelFunc &f = m.func(func);
-    const ModelFunc &origin = f.dag_index >= 0 ? f : m.func(f.created_from);
-    if (origin.dag_index < 0) return false;
-    const Node &n = m.dag().node(origin.dag_index);
-    int s = f.dag_index >= 0 ? stage : (int)n.stages.size() - 1;
-    return s < (int)n.stages.size() && n.stages[s].rvars_reorderable;
-}
-
 json location_json(const Location &l) {
     json j;
     j["at"] = l.func;
@@ -49,6 +38,15 @@ json location_json(const Location &l) {
 }
 
 }  // namespace
+
+Location Renamer::location(const Location &l) const {
+    Location out = l;
+    if (l.kind == LocationKind::At) {
+        out.func = func(l.func);
+        out.loop = loop(l.func, l.loop);
+    }
+    return out;
+}
 
 json Step::to_json() const {
     json j;
@@ -70,31 +68,7 @@ bool SplitStep::filled() const {
     return std::all_of(factors.begin(), factors.end(), [](int64_t f) { return f > 0; });
 }
 
-void SplitStep::replay(LoopNest &m) const {
-    ModelStage &s = m.stage(func_, stage);
-    int at = s.find(loop);
-    if (at < 0) throw InvalidState("split: no loop '" + loop + "' in '" + func_ + "'");
-    ModelLoop old = s.loops[at];
-    std::vector<std::string> names = piece_names();
-    std::vector<ModelLoop> pieces;
-    int64_t inner = product(factors);
-    for (size_t i = 0; i < names.size(); i++) {
-        ModelLoop p;
-        p.name = names[i];
-        p.kind = old.kind;
-        bool outer = i == 0;
-        p.extent = outer ? (old.extent + inner - 1) / inner : std::max<int64_t>(1, factors[i - 1]);
-        p.constant_extent = outer ? old.constant_extent : true;
-        if (old.origins.size() == 1) {
-            p.origins = {{old.origins[0].first, p.extent}};
-        } else if (outer) {
-            p.origins = old.origins;
-        }
-        pieces.push_back(p);
-    }
-    s.loops.erase(s.loops.begin() + at);
-    s.loops.insert(s.loops.begin() + at, pieces.begin(), pieces.end());
-}
+void SplitStep::replay(LoopNest &m) const { m.split(func_, stage, loop, factors, piece_names()); }
 
 std::vector<Directive> SplitStep::lower(const LoopNest &m) const {
     const ModelLoop &old = m.loop(func_, stage, loop);
@@ -129,6 +103,15 @@ std::vector<Directive> SplitStep::lower(const LoopNest &m) const {
     return out;
 }
 
+StepPtr SplitStep::renamed(Renamer &r) const {
+    auto out = std::make_shared<SplitStep>(r.func(func_), stage, r.loop(func_, loop), factors);
+    std::vector<std::string> from = piece_names(), to = out->piece_names();
+    for (size_t i = 0; i < from.size(); i++) r.derive_loop(func_, from[i], to[i]);
+    return out;
+}
+
+StepOrigin SplitStep::origin() const { return factors.size() == 1 ? StepOrigin::Annotation : StepOrigin::Sketch; }
+
 void SplitStep::fields_to_json(json &j) const {
     j["stage"] = stage;
     j["loop"] = loop;
@@ -137,27 +120,7 @@ void SplitStep::fields_to_json(json &j) const {
 
 // ---- reorder -------------------------------------------------------------
 
-void ReorderStep::replay(LoopNest &m) const {
-    ModelStage &s = m.stage(func_, stage);
-    if (order.size() != s.loops.size()) {
-        throw InvalidState("reorder of '" + func_ + "' names " + std::to_string(order.size()) + " loops, stage has " +
-                           std::to_string(s.loops.size()));
-    }
-    std::vector<ModelLoop> loops;
-    for (const auto &n : order) {
-        int at = s.find(n);
-        if (at < 0) throw InvalidState("reorder: no loop '" + n + "' in '" + func_ + "'");
-        loops.push_back(s.loops[at]);
-    }
-    if (!stage_rvars_reorderable(m, func_, stage)) {
-        // Without an associativity proof Halide refuses to swap two RVars.
-        std::vector<std::string> before, after;
-        for (const auto &l : s.loops) if (l.kind == LoopKind::Reduction) before.push_back(l.name);
-        for (const auto &l : loops) if (l.kind == LoopKind::Reduction) after.push_back(l.name);
-        if (before != after) throw InvalidState("reorder would swap RVars of a non-associative update of '" + func_ + "'");
-    }
-    s.loops = loops;
-}
+void ReorderStep::replay(LoopNest &m) const { m.reorder(func_, stage, order); }
 
 std::vector<Directive> ReorderStep::lower(const LoopNest &m) const {
     Directive d;
@@ -166,6 +129,12 @@ std::vector<Directive> ReorderStep::lower(const LoopNest &m) const {
     d.stage = stage;
     for (const auto &n : order) d.loops.push_back(ref(m, func_, stage, n));
     return {d};
+}
+
+StepPtr ReorderStep::renamed(Renamer &r) const {
+    std::vector<std::string> renamed_order;
+    for (const auto &l : order) renamed_order.push_back(r.loop(func_, l));
+    return std::make_shared<ReorderStep>(r.func(func_), stage, renamed_order);
 }
 
 void ReorderStep::fields_to_json(json &j) const {
@@ -181,29 +150,7 @@ std::string FuseStep::fused_name() const {
     return n + "f";
 }
 
-void FuseStep::replay(LoopNest &m) const {
-    ModelStage &s = m.stage(func_, stage);
-    if (loops.size() < 2) throw InvalidState("fuse needs two loops");
-    int first = s.find(loops[0]);
-    if (first < 0) throw InvalidState("fuse: no loop '" + loops[0] + "' in '" + func_ + "'");
-    ModelLoop fused;
-    fused.name = fused_name();
-    fused.kind = s.loops[first].kind;
-    fused.extent = 1;
-    fused.constant_extent = true;
-    for (size_t i = 0; i < loops.size(); i++) {
-        if (first + (int)i >= (int)s.loops.size() || s.loops[first + i].name != loops[i]) {
-            throw InvalidState("fuse: loops of '" + func_ + "' are not adjacent");
-        }
-        const ModelLoop &l = s.loops[first + i];
-        if (l.kind != fused.kind) throw InvalidState("fuse: cannot fuse a Var with an RVar");
-        fused.extent *= l.extent;
-        fused.constant_extent = fused.constant_extent && l.constant_extent;
-        fused.origins.insert(fused.origins.end(), l.origins.begin(), l.origins.end());
-    }
-    s.loops.erase(s.loops.begin() + first, s.loops.begin() + first + loops.size());
-    s.loops.insert(s.loops.begin() + first, fused);
-}
+void FuseStep::replay(LoopNest &m) const { m.fuse(func_, stage, loops, fused_name()); }
 
 std::vector<Directive> FuseStep::lower(const LoopNest &m) const {
     std::vector<Directive> out;
@@ -222,6 +169,15 @@ std::vector<Directive> FuseStep::lower(const LoopNest &m) const {
     return out;
 }
 
+StepPtr FuseStep::renamed(Renamer &r) const {
+    const std::string dst = r.func(func_);
+    std::vector<std::string> renamed_loops;
+    for (const auto &l : loops) renamed_loops.push_back(r.loop(func_, l));
+    auto out = std::make_shared<FuseStep>(dst, stage, renamed_loops);
+    r.derive_loop(func_, fused_name(), out->fused_name());
+    return out;
+}
+
 void FuseStep::fields_to_json(json &j) const {
     j["stage"] = stage;
     j["loops"] = loops;
@@ -232,10 +188,10 @@ void FuseStep::fields_to_json(json &j) const {
 std::string AnnotateStep::kind() const { return annotation_name(annotation); }
 
 void AnnotateStep::replay(LoopNest &m) const {
-    ModelStage &s = m.stage(func_, stage);
+    const ModelStage &s = m.stage(func_, stage);
     int at = s.find(loop);
     if (at < 0) throw InvalidState(kind() + ": no loop '" + loop + "' in '" + func_ + "'");
-    ModelLoop &l = s.loops[at];
+    const ModelLoop &l = s.loops[at];
     if (annotation != Annotation::Unroll && l.kind == LoopKind::Reduction) {
         throw InvalidState(kind() + " of reduction loop '" + loop + "' would race");
     }
@@ -245,7 +201,7 @@ void AnnotateStep::replay(LoopNest &m) const {
     if (annotation == Annotation::Vectorize && !l.constant_extent) {
         throw InvalidState("vectorize of '" + loop + "' whose extent is not a constant");
     }
-    l.annotation = annotation;
+    m.annotate(func_, stage, loop, annotation);
 }
 
 std::vector<Directive> AnnotateStep::lower(const LoopNest &m) const {
@@ -257,6 +213,10 @@ std::vector<Directive> AnnotateStep::lower(const LoopNest &m) const {
     d.stage = stage;
     d.loops = {ref(m, func_, stage, loop)};
     return {d};
+}
+
+StepPtr AnnotateStep::renamed(Renamer &r) const {
+    return std::make_shared<AnnotateStep>(r.func(func_), stage, r.loop(func_, loop), annotation);
 }
 
 void AnnotateStep::fields_to_json(json &j) const {
@@ -287,10 +247,11 @@ std::vector<int> AutoUnrollStep::loops_to_unroll(const LoopNest &m, const std::s
 }
 
 void AutoUnrollStep::replay(LoopNest &m) const {
-    std::vector<int> loops = loops_to_unroll(m, func_, stage, max_step);
-    ModelStage &s = m.stage(func_, stage);
-    s.auto_unroll_max_step = max_step;
-    for (int i : loops) s.loops[i].annotation = Annotation::Unroll;
+    std::vector<std::string> names;
+    const ModelStage &s = m.stage(func_, stage);
+    for (int i : loops_to_unroll(m, func_, stage, max_step)) names.push_back(s.loops[i].name);
+    m.set_auto_unroll(func_, stage, max_step);
+    for (const std::string &n : names) m.annotate(func_, stage, n, Annotation::Unroll);
 }
 
 std::vector<Directive> AutoUnrollStep::lower(const LoopNest &m) const {
@@ -305,6 +266,10 @@ std::vector<Directive> AutoUnrollStep::lower(const LoopNest &m) const {
         out.push_back(d);
     }
     return out;
+}
+
+StepPtr AutoUnrollStep::renamed(Renamer &r) const {
+    return std::make_shared<AutoUnrollStep>(r.func(func_), stage, max_step);
 }
 
 void AutoUnrollStep::fields_to_json(json &j) const {
@@ -379,15 +344,15 @@ void check_location(const LoopNest &m, const std::string &func, const Location &
     }
 }
 
-Directive location_directive(const LoopNest &m, const std::string &func, const Location &loc, bool store) {
+Directive location_directive(const LoopNest &m, const std::string &func, const Location &loc) {
     Directive d;
     d.func = func;
-    if (loc.kind == LocationKind::Root && !store) {
+    if (loc.kind == LocationKind::Root) {
         d.kind = Directive::Kind::ComputeRoot;
     } else if (loc.kind == LocationKind::Inline) {
         d.kind = Directive::Kind::ComputeInline;
     } else {
-        d.kind = store ? Directive::Kind::StoreAt : Directive::Kind::ComputeAt;
+        d.kind = Directive::Kind::ComputeAt;
         d.at_func = loc.func;
         d.at_stage = loc.stage;
         d.at_loop = ref(m, loc.func, loc.stage, loc.loop);
@@ -451,95 +416,29 @@ static std::vector<Directive> tile_storage_bounds(const LoopNest &m, const std::
 }
 
 std::vector<Directive> ComputeLocationStep::lower(const LoopNest &m) const {
-    std::vector<Directive> out = {location_directive(m, func_, location, false)};
+    std::vector<Directive> out = {location_directive(m, func_, location)};
     for (Directive &d : tile_storage_bounds(m, func_, location)) out.push_back(std::move(d));
     return out;
+}
+
+StepPtr ComputeLocationStep::renamed(Renamer &r) const {
+    return std::make_shared<ComputeLocationStep>(r.func(func_), r.location(location));
+}
+
+// Which Funcs are inlined, at root or inside which consumer; not the loop.
+std::string ComputeLocationStep::structure_key() const {
+    std::string out = kind() + " " + func_;
+    if (location.kind == LocationKind::At) out += " " + location.func;
+    return out + ";";
 }
 
 void ComputeLocationStep::fields_to_json(json &j) const {
     if (location.kind == LocationKind::At) j.update(location_json(location));
 }
 
-void StoreAtStep::replay(LoopNest &m) const {
-    if (location.kind != LocationKind::At) throw InvalidState("store_at needs a loop");
-    // Its storage is bounded by the tile it is computed in (tile_storage_bounds).
-    if (is_cache_write_intermediate(m, func_)) throw InvalidState("store_at of cache write '" + func_ + "'");
-    check_location(m, func_, location);
-}
-
-std::vector<Directive> StoreAtStep::lower(const LoopNest &m) const {
-    return {location_directive(m, func_, location, true)};
-}
-
-void StoreAtStep::fields_to_json(json &j) const { j.update(location_json(location)); }
-
 // ---- rfactor / cache write -----------------------------------------------
 
-void RfactorStep::replay(LoopNest &m) const {
-    ModelFunc &f = m.func(func_);
-    if (f.dag_index < 0 || stage < 1 || stage >= (int)f.stages.size() || stage + 1 != (int)f.stages.size()) {
-        throw InvalidState("rfactor needs the last update of a pipeline Func; '" + func_ + "' stage " + std::to_string(stage));
-    }
-    if (m.has(created_func())) throw InvalidState("'" + func_ + "' was already factored");
-    const ModelStage before = f.stages[stage];
-    std::set<std::string> kept;
-    for (const auto &p : preserved) {
-        int at = before.find(p.first);
-        if (at < 0 || before.loops[at].kind != LoopKind::Reduction) {
-            throw InvalidState("rfactor: '" + p.first + "' is not an RVar of '" + func_ + "'");
-        }
-        kept.insert(p.first);
-    }
-
-    ModelFunc intm;
-    intm.name = created_func();
-    intm.created_from = func_;
-    intm.pure_args = f.pure_args;
-    intm.extents = f.extents;
-    std::vector<StageLoop> init, update;
-    for (size_t a = 0; a < f.pure_args.size(); a++) init.push_back({f.pure_args[a], LoopKind::Space, f.extents[a]});
-    for (const auto &l : before.loops) {
-        StageLoop s{l.name, l.kind, l.extent};
-        for (const auto &p : preserved) {
-            if (p.first == l.name) {
-                s = {p.second, LoopKind::Space, l.extent};
-                init.insert(init.begin(), s);
-                intm.pure_args.push_back(p.second);
-                intm.extents.push_back(l.extent);
-            }
-        }
-        update.push_back(s);
-    }
-    intm.base_stages = {init, update};
-    // The factored stage now loops over its pure vars and the preserved RVars.
-    std::vector<StageLoop> merged;
-    for (const auto &l : before.loops) {
-        if (l.kind == LoopKind::Reduction && kept.count(l.name)) merged.push_back({l.name, l.kind, l.extent});
-    }
-    for (const auto &b : f.base_stages[stage]) {
-        if (b.kind == LoopKind::Space) merged.push_back(b);
-    }
-    f.base_stages[stage] = merged;
-    ModelStage ms;
-    for (const auto &b : merged) {
-        ModelLoop l;
-        l.name = b.var;
-        l.kind = b.kind;
-        l.extent = b.extent;
-        for (size_t a = 0; a < f.pure_args.size(); a++) {
-            if (f.pure_args[a] == b.var) l.extent = f.extents[a];
-        }
-        l.constant_extent = b.kind == LoopKind::Reduction;
-        l.origins = {{b.var, l.extent}};
-        ms.loops.push_back(l);
-    }
-    f.stages[stage] = ms;
-
-    // Inline (Halide's default for a new Func) until a location step places it.
-    intm.location.kind = LocationKind::Inline;
-    m.add_created(intm);
-    m.relocate(intm.name, intm.location);
-}
+void RfactorStep::replay(LoopNest &m) const { m.add_intermediate(func_, stage, preserved); }
 
 std::vector<Directive> RfactorStep::lower(const LoopNest &m) const {
     Directive d;
@@ -551,11 +450,44 @@ std::vector<Directive> RfactorStep::lower(const LoopNest &m) const {
     return {d};
 }
 
+StepPtr RfactorStep::renamed(Renamer &r) const {
+    const std::string dst = r.func(func_);
+    std::vector<std::pair<std::string, std::string>> renamed_preserved;
+    for (const auto &p : preserved) {
+        std::string rvar = r.loop(func_, p.first);
+        // The new Var is named after its RVar by the sketch rules
+        // (r_0 -> r_0_v); any other name is the search's own and kept.
+        bool derived = p.second.size() > p.first.size() && p.second.compare(0, p.first.size(), p.first) == 0;
+        std::string var = derived ? rvar + p.second.substr(p.first.size()) : p.second;
+        renamed_preserved.emplace_back(rvar, var);
+    }
+    auto out = std::make_shared<RfactorStep>(dst, stage, renamed_preserved);
+    derive_intermediate(r, renamed_preserved);
+    return out;
+}
+
+// The intermediate loops over its origin's loops and the preserved RVars' new Vars.
+void RfactorStep::derive_intermediate(Renamer &r,
+                                      const std::vector<std::pair<std::string, std::string>> &renamed_preserved) const {
+    std::vector<std::pair<std::string, std::string>> new_vars;
+    for (size_t i = 0; i < renamed_preserved.size(); i++) new_vars.emplace_back(preserved[i].second, renamed_preserved[i].second);
+    r.derive_func(func_, created_func(), new_vars);
+}
+
+// Cache-written or rfactored (not which RVars).
+std::string RfactorStep::structure_key() const { return kind() + " " + func_ + ";"; }
+
 void RfactorStep::fields_to_json(json &j) const {
     j["stage"] = stage;
     json p = json::array();
     for (const auto &kv : preserved) p.push_back({kv.first, kv.second});
     j["preserved"] = p;
+}
+
+StepPtr CacheWriteStep::renamed(Renamer &r) const {
+    auto out = std::make_shared<CacheWriteStep>(r.func(func_));
+    derive_intermediate(r, {});
+    return out;
 }
 
 void CacheWriteStep::fields_to_json(json &) const {}
@@ -578,7 +510,6 @@ StepPtr step_from_json(const json &j) {
         if (kind == "compute_root") return std::make_shared<ComputeLocationStep>(func, location_from_json(j, LocationKind::Root));
         if (kind == "compute_inline") return std::make_shared<ComputeLocationStep>(func, location_from_json(j, LocationKind::Inline));
         if (kind == "compute_at") return std::make_shared<ComputeLocationStep>(func, location_from_json(j, LocationKind::At));
-        if (kind == "store_at") return std::make_shared<StoreAtStep>(func, location_from_json(j, LocationKind::At));
         if (kind == "cache_write") return std::make_shared<CacheWriteStep>(func);
         if (kind == "rfactor") {
             std::vector<std::pair<std::string, std::string>> p;

@@ -1,9 +1,20 @@
 #pragma once
-// Transform steps: the genes of a program. Each step kind implements, in one
-// class, how it (a) replays onto the loop-nest model, (b)+(c) lowers to the
-// Halide directives that are applied or printed, and (d) serialises to JSON.
+// Transform steps: the genes of a program. A step kind is one class that owns
+// everything the rest of the library needs to know about that kind:
+//   (a) replay: its edit of the loop-nest model, made through LoopNest's
+//       operations (split, fuse, reorder, annotate, relocate, add an
+//       intermediate) after checking that Halide would accept it;
+//   (b) lower: the Halide directives it stands for, applied or printed;
+//   (c) to_json: its fields in the program's JSON (step_from_json reads them);
+//   (d) renamed: the same step under other Func and loop names (the
+//       name-independent form a tuning record stores), telling the Renamer
+//       which loop and Func names it derives;
+//   (e) origin: whether a sketch rule or the annotator writes it;
+//   (f) structure_key: its part of the program's structure, if any;
+//   (g) placement: the compute location it sets, for location steps.
 // Adding a step kind means adding one class here and one line to the JSON
-// registry in steps.cpp.
+// registry in steps.cpp; search, records and the annotator ask these
+// virtuals instead of testing for kinds.
 #include "state/directive.h"
 #include "state/loop_nest.h"
 
@@ -11,9 +22,43 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ansor {
+
+class Step;
+using StepPtr = std::shared_ptr<const Step>;
+
+// Who writes a step into a program. Sketch: a sketch rule, fixing the
+// program's structure (multi-level tiling, reorders, compute locations,
+// rfactor / cache write). Annotation: the annotator filling a sketch in (a
+// one-factor vector split, parallel / vectorize / unroll, the fuse that makes
+// a parallel loop, auto-unroll). Evolution may redraw a Func's location only
+// while everything after its location step is annotation.
+enum class StepOrigin { Sketch, Annotation };
+
+// Maps Func and loop names from one naming to another. Steps are renamed in
+// State order (consumers first, a Func's steps in order), and a step that
+// derives names (split pieces, a fused loop, an rfactor intermediate and its
+// Vars) reports them, so every name is known before a later step uses it.
+class Renamer {
+public:
+    virtual ~Renamer() = default;
+    // The new name of a Func; throws InvalidState for an unknown one.
+    virtual std::string func(const std::string &name) const = 0;
+    // The new name of a loop of `func` (both in the old naming); throws
+    // InvalidState for an unknown one.
+    virtual std::string loop(const std::string &func, const std::string &name) const = 0;
+    // A step derived loop `from` of `func` (old naming), called `to` in the new naming.
+    virtual void derive_loop(const std::string &func, const std::string &from, const std::string &to) = 0;
+    // A step created Func `created` from `origin` (old naming): it has the
+    // origin's loops plus `new_vars` (old name -> new name).
+    virtual void derive_func(const std::string &origin, const std::string &created,
+                             const std::vector<std::pair<std::string, std::string>> &new_vars) = 0;
+    // A location with its consumer and loop renamed.
+    Location location(const Location &l) const;
+};
 
 class Step {
 public:
@@ -29,14 +74,26 @@ public:
     // final loop nest (auto-unroll must know which loops hold producers).
     virtual bool deferred() const { return false; }
     nlohmann::json to_json() const;
+    // The same step in another naming (see Renamer).
+    virtual StepPtr renamed(Renamer &names) const = 0;
+    virtual StepOrigin origin() const = 0;
+    // This step's part of State::structure_key; empty when it leaves the
+    // structure alone (tiling, loop order, annotations).
+    virtual std::string structure_key() const { return ""; }
+    // The compute location a location step sets; null for other steps.
+    virtual const Location *placement() const { return nullptr; }
+    // This step as kind T, or null: for code that edits one kind's fields
+    // (mutating a split's factors), not for deciding what a kind means.
+    template<typename T>
+    const T *as() const {
+        return dynamic_cast<const T *>(this);
+    }
 
 protected:
     explicit Step(std::string func) : func_(std::move(func)) {}
     virtual void fields_to_json(nlohmann::json &j) const = 0;
     std::string func_;
 };
-
-using StepPtr = std::shared_ptr<const Step>;
 
 // Parses a step written by Step::to_json; throws UserError naming what is wrong.
 StepPtr step_from_json(const nlohmann::json &j);
@@ -50,6 +107,8 @@ public:
     std::string kind() const override { return "split"; }
     void replay(LoopNest &model) const override;
     std::vector<Directive> lower(const LoopNest &model) const override;
+    StepPtr renamed(Renamer &names) const override;
+    StepOrigin origin() const override;  // a one-factor split is the annotator's vector split
     std::vector<std::string> piece_names() const;
     bool filled() const;
     int stage;
@@ -67,6 +126,8 @@ public:
     std::string kind() const override { return "reorder"; }
     void replay(LoopNest &model) const override;
     std::vector<Directive> lower(const LoopNest &model) const override;
+    StepPtr renamed(Renamer &names) const override;
+    StepOrigin origin() const override { return StepOrigin::Sketch; }
     int stage;
     std::vector<std::string> order;
 
@@ -82,6 +143,8 @@ public:
     std::string kind() const override { return "fuse"; }
     void replay(LoopNest &model) const override;
     std::vector<Directive> lower(const LoopNest &model) const override;
+    StepPtr renamed(Renamer &names) const override;
+    StepOrigin origin() const override { return StepOrigin::Annotation; }
     std::string fused_name() const;
     int stage;
     std::vector<std::string> loops;
@@ -97,6 +160,8 @@ public:
     std::string kind() const override;
     void replay(LoopNest &model) const override;
     std::vector<Directive> lower(const LoopNest &model) const override;
+    StepPtr renamed(Renamer &names) const override;
+    StepOrigin origin() const override { return StepOrigin::Annotation; }
     int stage;
     std::string loop;
     Annotation annotation;
@@ -115,11 +180,13 @@ public:
     bool deferred() const override { return true; }
     void replay(LoopNest &model) const override;
     std::vector<Directive> lower(const LoopNest &model) const override;
-    static std::vector<int> loops_to_unroll(const LoopNest &m, const std::string &func, int stage, int max_step);
+    StepPtr renamed(Renamer &names) const override;
+    StepOrigin origin() const override { return StepOrigin::Annotation; }
     int stage;
     int max_step;
 
 private:
+    static std::vector<int> loops_to_unroll(const LoopNest &m, const std::string &func, int stage, int max_step);
     void fields_to_json(nlohmann::json &j) const override;
 };
 
@@ -130,27 +197,18 @@ public:
     std::string kind() const override;
     void replay(LoopNest &model) const override;
     std::vector<Directive> lower(const LoopNest &model) const override;
+    StepPtr renamed(Renamer &names) const override;
+    StepOrigin origin() const override { return StepOrigin::Sketch; }
+    std::string structure_key() const override;
+    const Location *placement() const override { return &location; }
     Location location;
 
 private:
     void fields_to_json(nlohmann::json &j) const override;
 };
 
-// Allocate a Func's storage at an outer loop while computing it further in.
-class StoreAtStep : public Step {
-public:
-    StoreAtStep(std::string func, Location loc) : Step(std::move(func)), location(std::move(loc)) {}
-    std::string kind() const override { return "store_at"; }
-    void replay(LoopNest &model) const override;
-    std::vector<Directive> lower(const LoopNest &model) const override;
-    Location location;
-
-private:
-    void fields_to_json(nlohmann::json &j) const override;
-};
-
-// rfactor: the preserved RVars become pure Vars of a new Func <func>_intm
-// that does the reduction; the stage then only merges the partial results.
+// rfactor: the preserved RVars become pure Vars of a new Func,
+// intermediate_name(func), that does the reduction; the stage then only merges the partial results.
 // With nothing preserved this is Ansor's cache write (CacheWriteStep).
 class RfactorStep : public Step {
 public:
@@ -159,21 +217,27 @@ public:
     std::string kind() const override { return "rfactor"; }
     void replay(LoopNest &model) const override;
     std::vector<Directive> lower(const LoopNest &model) const override;
-    std::string created_func() const { return func_ + "_intm"; }
+    StepPtr renamed(Renamer &names) const override;
+    StepOrigin origin() const override { return StepOrigin::Sketch; }
+    std::string structure_key() const override;
+    std::string created_func() const { return intermediate_name(func_); }
     int stage;
     std::vector<std::pair<std::string, std::string>> preserved;  // RVar loop -> new Var name
 
 protected:
+    // Tells the Renamer about the intermediate and its Vars.
+    void derive_intermediate(Renamer &names, const std::vector<std::pair<std::string, std::string>> &renamed_preserved) const;
     void fields_to_json(nlohmann::json &j) const override;
 };
 
 // Ansor's cache write for a Func with one update: out.update(0).rfactor({})
-// moves the accumulation into <func>_intm, which is then computed inside the
+// moves the accumulation into intermediate_name(func), which is then computed inside the
 // output's tiles so partial sums stay in a small local buffer.
 class CacheWriteStep : public RfactorStep {
 public:
     explicit CacheWriteStep(std::string func) : RfactorStep(std::move(func), 1, {}) {}
     std::string kind() const override { return "cache_write"; }
+    StepPtr renamed(Renamer &names) const override;
 
 private:
     void fields_to_json(nlohmann::json &j) const override;

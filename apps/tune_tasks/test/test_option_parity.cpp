@@ -57,6 +57,7 @@ const std::map<std::string, std::string> &other_values() {
         {"HL_ANSOR_STRUCTURE_SHARE", "0.75"},
         {"HL_ANSOR_LOG", "tuning.jsonl"},
         {"HL_ANSOR_PRETRAIN", "set.jsonl"},
+        {"HL_ANSOR_MODEL", "model.bin"},
     };
     return v;
 }

@@ -1,0 +1,185 @@
+// What the search space holds for each app: the DAG's view of every Func
+// (the predicates the sketch rules test), the sketches generate_sketches()
+// derives, and where random annotation places each Func over many sampled
+// programs (the compute locations the first rounds draw from).
+//
+//   ansor_app_sketches [--apps harris,nl_means] [--samples 1000] [--source 1] [--seed 1]
+//
+// --source 1 also prints each sketch's steps as schedule source (unfilled
+// tile sizes show as 0). Sampling uses the annotator's defaults with
+// parallelism 2 and draws a sketch uniformly for each program, as the
+// search's sampler does; nothing is compiled or run. Halide gives a Func a
+// `$n` suffix when its name is already taken in the process (several apps
+// in one run).
+#include "annotate/random_annotator.h"
+#include "app_pipelines.h"
+#include "dag/pipeline_dag.h"
+#include "sketch/sketch_generator.h"
+
+#include <Halide.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace Halide;
+
+namespace {
+
+const char *const kTarget = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+const int kParallelism = 2;
+
+struct Options {
+    std::vector<std::string> apps;
+    int samples = 1000;
+    bool source = false;
+    uint64_t seed = 1;
+};
+
+std::vector<std::string> split_commas(const std::string &s) {
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (!item.empty()) out.push_back(item);
+    }
+    return out;
+}
+
+// The sketch rules' predicates for one Func, as short flags.
+std::string flags_of(const ansor::Node &n) {
+    std::string f;
+    if (n.is_output) f += " output";
+    if (!n.modelled) f += " unmodelled(" + n.why_not_modelled + ")";
+    if (n.is_strict_inlinable) f += " inlinable";
+    if (n.has_data_reuse) f += " data-reuse";
+    if (n.has_more_reduction_parallel) f += " rfactor-able";
+    if (n.stages.size() > 1) f += " updates=" + std::to_string(n.stages.size() - 1);
+    return f;
+}
+
+void print_dag(const ansor::PipelineDAG &dag) {
+    std::printf("  Funcs, producers first: name [stages] flags -> consumers\n");
+    for (const auto &n : dag.nodes()) {
+        std::string consumers;
+        for (int c : n.consumers) consumers += " " + dag.node(c).name;
+        std::printf("    %-22s [%zu]%s ->%s\n", n.name.c_str(), n.stages.size(), flags_of(n).c_str(),
+                    consumers.empty() ? " (none)" : consumers.c_str());
+    }
+}
+
+std::string location_text(const ansor::Location &loc) {
+    switch (loc.kind) {
+    case ansor::LocationKind::Root: return "root";
+    case ansor::LocationKind::Inline: return "inline";
+    default: return "at " + loc.func + "." + std::to_string(loc.stage) + ":" + loc.loop;
+    }
+}
+
+// Samples programs as the search's first round does and tallies, per Func,
+// where it was computed, and how many distinct structures came out.
+void print_samples(const ansor::PipelineDAG &dag, const std::vector<ansor::State> &sketches, const Options &opt) {
+    ansor::AnnotationOptions ao;
+    ao.parallelism = kParallelism;
+    ansor::RandomAnnotator annotator(dag, Target(kTarget), ao);
+    std::mt19937_64 rng(opt.seed);
+    std::uniform_int_distribution<size_t> pick(0, sketches.size() - 1);
+    std::map<std::string, std::map<std::string, int>> where;  // Func -> location -> count
+    std::set<std::string> structures;
+    int ok = 0, failed = 0;
+    for (int i = 0; i < opt.samples; i++) {
+        try {
+            ansor::State s = annotator.annotate(sketches[pick(rng)], rng);
+            ansor::LoopNest m = s.replay();
+            structures.insert(s.structure_key());
+            for (const auto &f : m.funcs()) where[f.name][location_text(f.location)]++;
+            ok++;
+        } catch (const ansor::InvalidState &) {
+            failed++;
+        }
+    }
+    std::printf("  %d sampled programs (%d draws failed): %zu distinct structures\n", ok, failed, structures.size());
+    if (ok == 0) return;
+    std::printf("  where each Func is computed (share of programs; \"at F.s:loop\" = inside loop of F's stage s):\n");
+    for (const auto &n : dag.nodes()) {
+        for (const std::string &name : {n.name, ansor::intermediate_name(n.name)}) {
+            auto it = where.find(name);
+            if (it == where.end()) continue;
+            std::vector<std::pair<int, std::string>> shares;
+            for (const auto &kv : it->second) shares.push_back({kv.second, kv.first});
+            std::sort(shares.rbegin(), shares.rend());
+            std::printf("    %-22s", name.c_str());
+            const size_t shown = std::min<size_t>(shares.size(), 4);
+            for (size_t k = 0; k < shown; k++) {
+                std::printf(" %s %.0f%%%s", shares[k].second.c_str(), 100.0 * shares[k].first / ok,
+                            k + 1 < shown ? "," : "");
+            }
+            if (shares.size() > shown) std::printf(" (+%zu more places)", shares.size() - shown);
+            std::printf("\n");
+        }
+    }
+}
+
+void print_app(const std::string &name, const Options &opt) {
+    const Target target(kTarget);
+    ansor_apps::AppPipeline app = ansor_apps::build_app_pipeline(name, false, target);
+    std::vector<Internal::Function> outputs;
+    for (const Func &f : app.pipeline.outputs()) outputs.push_back(f.function());
+    ansor::PipelineDAG dag(outputs, kParallelism);
+    std::vector<ansor::State> sketches = ansor::generate_sketches({dag, target});
+    std::printf("== %s: %zu Funcs, %zu sketches\n", name.c_str(), dag.nodes().size(), sketches.size());
+    print_dag(dag);
+    for (size_t i = 0; i < sketches.size(); i++) {
+        std::printf("  sketch %zu structure: %s\n", i, sketches[i].structure_key().c_str());
+        if (opt.source) std::printf("%s", sketches[i].source().c_str());
+    }
+    if (opt.samples > 0 && !sketches.empty()) print_samples(dag, sketches, opt);
+    std::printf("\n");
+}
+
+[[noreturn]] void usage(const std::string &problem) {
+    std::fprintf(stderr, "%s\nusage: ansor_app_sketches [--apps a,b] [--samples N] [--source 1] [--seed S]\n",
+                 problem.c_str());
+    std::exit(2);
+}
+
+Options parse(int argc, char **argv) {
+    Options opt;
+    for (const auto &a : ansor_apps::app_list()) opt.apps.push_back(a.name);
+    for (int i = 1; i < argc; i++) {
+        std::string flag = argv[i];
+        if (i + 1 >= argc) usage("missing value after " + flag);
+        std::string value = argv[++i];
+        try {
+            if (flag == "--apps") opt.apps = split_commas(value);
+            else if (flag == "--samples") opt.samples = std::stoi(value);
+            else if (flag == "--source") opt.source = value == "1";
+            else if (flag == "--seed") opt.seed = std::stoull(value);
+            else usage("unknown option " + flag);
+        } catch (const std::logic_error &) {
+            usage("bad value for " + flag + ": " + value);
+        }
+    }
+    if (opt.samples < 0) usage("--samples must be >= 0");
+    return opt;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Options opt = parse(argc, argv);
+    for (const std::string &name : opt.apps) {
+        try {
+            print_app(name, opt);
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "%s: %s\n", name.c_str(), e.what());
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,114 @@
+// Trains the cost model the plugin ships with (or any model a user wants to
+// start searches from) on measured programs of many pipelines, and writes it
+// as a model file (src/model/model_file.h). Every pipeline's programs are one
+// group: the pairwise objective only orders programs of one pipeline, so the
+// model learns what makes a program faster than another of the same
+// pipeline, which is what a search asks of it.
+//
+//   ansor_train_model LOG [LOG...] --out FILE [--objective pairwise|square]
+//       [--max-rounds 300] [--target T]
+//
+// LOGs are tuning logs of operator-suite pipelines (every suite pipeline is
+// rebuilt in process and its records featurised as the search sees them;
+// apps/program_dataset.h). The repository's shipped model is built with
+//   zcat docs/results/model_dataset.jsonl.gz > /tmp/model_dataset.jsonl
+//   ansor_train_model /tmp/model_dataset.jsonl --out models/ansor_cost_model.gz
+// and the build copies it beside libansor.so, where the plugin finds it.
+#include "features/program_features.h"
+#include "model/make_cost_model.h"
+#include "model/model_file.h"
+#include "model/trained_model.h"
+#include "options/options.h"
+#include "program_dataset.h"
+#include "util/errors.h"
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char *const default_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+
+struct Args {
+    std::vector<std::string> logs;
+    std::string out;
+    ansor::ModelObjective objective = ansor::Options().model_objective;
+    int max_rounds = ansor::PackSumParams().max_rounds;
+    std::string target = default_target;
+};
+
+[[noreturn]] void usage(const std::string &problem) {
+    std::fprintf(stderr,
+                 "%s\nusage: ansor_train_model LOG [LOG...] --out FILE [--objective pairwise|square] "
+                 "[--max-rounds N] [--target T]\n",
+                 problem.c_str());
+    std::exit(2);
+}
+
+Args parse(int argc, char **argv) {
+    Args a;
+    for (int i = 1; i < argc; i++) {
+        std::string arg = argv[i];
+        if (arg.rfind("--", 0) != 0) {
+            a.logs.push_back(arg);
+            continue;
+        }
+        if (i + 1 >= argc) usage("missing value after " + arg);
+        std::string value = argv[++i];
+        if (arg == "--out") a.out = value;
+        else if (arg == "--objective") {
+            if (value == "pairwise") a.objective = ansor::ModelObjective::Pairwise;
+            else if (value == "square") a.objective = ansor::ModelObjective::Square;
+            else usage("--objective must be pairwise or square, not " + value);
+        } else if (arg == "--max-rounds") a.max_rounds = std::atoi(value.c_str());
+        else if (arg == "--target") a.target = value;
+        else usage("unknown option " + arg);
+    }
+    if (a.logs.empty() || a.out.empty()) usage("needs at least one LOG and --out FILE");
+    if (a.max_rounds <= 0) usage("--max-rounds must be at least 1");
+    return a;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Args args = parse(argc, argv);
+    try {
+        const Halide::Target target(args.target);
+        // Parallelism 2, as the benchmarks' machine params (the DAG analysis depends on it).
+        ansor_apps::ProgramDataset data = ansor_apps::load_suite_dataset(args.logs, target, 2);
+        ansor::PackSumParams params;
+        params.objective = ansor::pack_sum_objective(args.objective);
+        params.max_rounds = args.max_rounds;
+        params.nthread = 2;
+        ansor::TrainedModel model(params);
+        for (const auto &p : data.pipelines) model.add_programs(p.name, p.programs, p.ms);
+        if (model.training_programs() == 0) {
+            std::fprintf(stderr, "ansor_train_model: the logs hold no programs of suite pipelines on %s\n",
+                         target.to_string().c_str());
+            return 1;
+        }
+        auto start = std::chrono::steady_clock::now();
+        model.retrain();
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        ansor::ModelFileInfo info;
+        info.objective = ansor::choice_name(args.objective);
+        info.target = target.to_string();
+        info.pipelines = data.pipelines.size();
+        info.programs = model.training_programs();
+        for (const auto &log : args.logs) {
+            const size_t slash = log.rfind('/');
+            info.sources.push_back(slash == std::string::npos ? log : log.substr(slash + 1));
+        }
+        ansor::save_model_file(args.out, model.trees(), info);
+        std::printf("trained on %zu programs of %zu pipelines in %.1f s: %d trees, feature set %s; wrote %s\n",
+                    info.programs, info.pipelines, seconds, model.trees().rounds(),
+                    ansor::feature_set_version().c_str(), args.out.c_str());
+    } catch (const ansor::UserError &e) {
+        std::fprintf(stderr, "ansor_train_model: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

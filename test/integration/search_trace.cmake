@@ -1,0 +1,10 @@
+# Runs the search trace and compares its output with the golden file.
+execute_process(COMMAND ${TRACE} OUTPUT_FILE ${OUT} RESULT_VARIABLE rc)
+if (NOT rc EQUAL 0)
+  message(FATAL_ERROR "${TRACE} failed (${rc})")
+endif ()
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT} ${GOLDEN} RESULT_VARIABLE differ)
+if (differ)
+  file(READ ${OUT} got)
+  message(FATAL_ERROR "the search's decisions changed; got:\n${got}\nexpected ${GOLDEN}")
+endif ()

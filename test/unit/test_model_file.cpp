@@ -1,0 +1,146 @@
+// The cost model that ships with the plugin: a trained model saved to a file
+// and read back, refused when its feature set is not this build's; a model
+// that starts from it ranks before any measurement and fine-tunes on the
+// pipeline's own; HL_ANSOR_MODEL chooses it; and with no budget the session
+// applies the program it ranks best (zero-shot).
+#include "fake_machine.h"
+#include "model/make_cost_model.h"
+#include "model/model_file.h"
+#include "model/xgboost_cost_model.h"
+#include "search/tuning_session.h"
+#include "util/errors.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <unistd.h>
+#include <zlib.h>
+
+using namespace ansor;
+using namespace ansor_test;
+
+namespace {
+
+std::string temp_path(const char *tag) {
+    return "/tmp/ansor_model_" + std::string(tag) + "_" + std::to_string(getpid()) + ".gz";
+}
+
+// An XGBoost model trained on the fake machine's matmul programs, saved.
+struct SavedModel {
+    MatmulPrograms programs{21};
+    std::string path = temp_path("saved");
+    std::unique_ptr<CostModel> model;
+
+    SavedModel() {
+        model = make_cost_model(CostModelKind::XGBoost, programs.dag, 0, ModelObjective::Pairwise);
+        model->update(programs.train, fake_results(programs.train));
+        ModelFileInfo info;
+        info.objective = "pairwise";
+        info.target = fake_machine_target().to_string();
+        info.pipelines = 1;
+        info.programs = programs.train.size();
+        info.sources = {"fake machine"};
+        save_model_file(path, dynamic_cast<XGBoostCostModel &>(*model).trained_model().trees(), info);
+    }
+    ~SavedModel() { std::remove(path.c_str()); }
+};
+
+// Rewrites `from` with its header's feature_set replaced by `feature_set`.
+void write_with_feature_set(const std::string &from, const std::string &to, const std::string &feature_set) {
+    gzFile in = gzopen(from.c_str(), "rb");
+    REQUIRE(in);
+    std::string bytes;
+    char buf[4096];
+    for (int n; (n = gzread(in, buf, sizeof(buf))) > 0;) bytes.append(buf, (size_t)n);
+    gzclose(in);
+    const std::string current = feature_set_version();
+    const size_t at = bytes.find(current);
+    REQUIRE(at != std::string::npos);
+    bytes.replace(at, current.size(), feature_set);
+    std::ofstream(to, std::ios::binary) << bytes;  // plain: a model file need not be compressed
+}
+
+}  // namespace
+
+TEST_CASE("model file: a saved model reads back with the same predictions and its description") {
+    SavedModel saved;
+    LoadedModel loaded = load_model_file(saved.path);
+    CHECK(loaded.info.feature_set == feature_set_version());
+    CHECK(loaded.info.programs == 200);
+    CHECK(loaded.info.sources == std::vector<std::string>{"fake machine"});
+    auto fresh = make_cost_model(CostModelKind::XGBoost, saved.programs.dag, 0, ModelObjective::Pairwise, loaded.trees);
+    CHECK(fresh->predict(saved.programs.test) == saved.model->predict(saved.programs.test));
+}
+
+TEST_CASE("model file: a model of another feature set, or no model file at all, is refused naming it") {
+    SavedModel saved;
+    const std::string other = temp_path("other");
+    write_with_feature_set(saved.path, other, "0-99-0000000000000000");
+    CHECK_THROWS_WITH_AS(load_model_file(other),
+                         doctest::Contains(("feature set 0-99-0000000000000000, but this build computes feature set " +
+                                            feature_set_version()).c_str()),
+                         UserError);
+    std::ofstream(other) << "not a model\n";
+    CHECK_THROWS_WITH_AS(load_model_file(other), doctest::Contains((other + " is not an Ansor cost model file").c_str()),
+                         UserError);
+    std::remove(other.c_str());
+    CHECK_THROWS_WITH_AS(load_model_file(other), doctest::Contains(("cannot read the cost model file " + other).c_str()),
+                         UserError);
+}
+
+TEST_CASE("model file: a model that starts from it ranks at once and fine-tunes on the pipeline's programs") {
+    SavedModel saved;
+    LoadedModel loaded = load_model_file(saved.path);
+    MatmulPrograms other(22, 48);  // another matmul: the prior has never seen its programs
+    auto cold = make_cost_model(CostModelKind::XGBoost, other.dag, 0, ModelObjective::Pairwise);
+    auto warm = make_cost_model(CostModelKind::XGBoost, other.dag, 0, ModelObjective::Pairwise, loaded.trees);
+    CHECK_FALSE(cold->can_rank());
+    REQUIRE(warm->can_rank());
+    const double before = pairwise_accuracy(fake_throughputs(other.test), warm->predict(other.test));
+    MESSAGE("held-out pairwise accuracy of the prior alone " << before);
+    CHECK(before > 0.75);
+    // A few of the pipeline's own measurements: new trees fit what the prior
+    // gets wrong, the prior's scores stay underneath.
+    std::vector<State> few(other.train.begin(), other.train.begin() + 16);
+    warm->update(few, fake_results(few));
+    const std::vector<double> tuned = warm->predict(other.test);
+    CHECK(tuned != loaded.trees->predict(ProgramBatch(features::kCount)).programs);
+    const double after = pairwise_accuracy(fake_throughputs(other.test), tuned);
+    cold->update(few, fake_results(few));
+    const double cold_after = pairwise_accuracy(fake_throughputs(other.test), cold->predict(other.test));
+    MESSAGE("after 16 measurements: fine-tuned " << after << ", cold " << cold_after);
+    CHECK(after >= cold_after);
+}
+
+TEST_CASE("model file: HL_ANSOR_MODEL names the file, none turns it off, and a missing file is an error naming it") {
+    MatmulPrograms p(23);
+    const Halide::Target target = fake_machine_target();
+    CHECK(session_settings(Options::from_map({{"HL_ANSOR_MODEL", "none"}}), p.dag, target).model_file.empty());
+    CHECK(session_settings(Options::from_map({{"HL_ANSOR_MODEL", "/x/m.gz"}}), p.dag, target).model_file == "/x/m.gz");
+    CHECK_THROWS_AS(Options::from_map({{"HL_ANSOR_MODEL", ""}}), UserError);
+    Options o = Options::from_map({{"HL_ANSOR_MODEL", "/no/such/model.gz"}, {"HL_ANSOR_TRIALS", "0"},
+                                   {"HL_ANSOR_PROGRESS", "0"}});
+    CHECK_THROWS_WITH_AS(TuningSession(p.dag, target, o).choose(), doctest::Contains("/no/such/model.gz"), UserError);
+}
+
+TEST_CASE("zero-shot: with no budget and no log, the session applies the program the model ranks best") {
+    SavedModel saved;
+    const Halide::Target target = fake_machine_target();
+    Options o = Options::from_map({{"HL_ANSOR_MODEL", saved.path}, {"HL_ANSOR_TRIALS", "0"}, {"HL_ANSOR_PROGRESS", "0"},
+                                   {"HL_ANSOR_POPULATION", "128"}, {"HL_ANSOR_GENERATIONS", "2"}});
+    TuningSession session(saved.programs.dag, target, o);
+    SessionChoice c = session.choose();
+    CHECK(c.how.zero_shot);
+    CHECK_FALSE(c.how.measured);
+    CHECK(c.source.rfind("// Ansor: zero-shot", 0) == 0);
+    // The model's top program beats the fake machine's typical random program.
+    std::vector<double> times;
+    for (const State &s : saved.programs.test) times.push_back(fake_ms(s));
+    std::sort(times.begin(), times.end());
+    CHECK(fake_ms(c.state) <= times[times.size() / 4]);
+    // Deterministic, and a model that cannot rank falls back to one random program.
+    CHECK(TuningSession(saved.programs.dag, target, o).choose().state.key() == c.state.key());
+    Options none = Options::from_map({{"HL_ANSOR_MODEL", "none"}, {"HL_ANSOR_TRIALS", "0"}, {"HL_ANSOR_PROGRESS", "0"}});
+    CHECK_FALSE(TuningSession(saved.programs.dag, target, none).choose().how.zero_shot);
+}
