@@ -1,13 +1,17 @@
+// The parent's side of ForkMeasurer: forks the children of a batch, lets up
+// to `builders` of them compile at once, and releases the compiled ones to
+// run one at a time while nothing compiles (measure_child.cpp is the child).
+#include "measure/measure_child.h"
 #include "measure/measurer.h"
-#include "measure/pipeline_runner.h"
 #include "util/errors.h"
 
 #include <algorithm>
-#include <chrono>
-#include <cstring>
+#include <cerrno>
+#include <cstdio>
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,11 +19,8 @@ namespace ansor {
 
 namespace {
 
-const char *result_marker = "ANSOR_RESULT ";
-
-double now_s() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+// A default round (HL_ANSOR_MEASURES_PER_ROUND) compiles in one phase.
+constexpr size_t kMinCompiledWindow = 16;
 
 size_t reference_bytes(const PipelineDAG &dag) {
     size_t n = 0;
@@ -32,48 +33,87 @@ size_t reference_bytes(const PipelineDAG &dag) {
     return n;
 }
 
-// Runs inside the child: compile, run, check, time; prints one result line.
-[[noreturn]] void child_main(const PipelineDAG &dag, const State *state, const MeasureOptions &o, void *shared,
-                             bool is_reference) {
-    setenv("HL_NUM_THREADS", std::to_string(o.threads).c_str(), 1);
-    try {
-        PipelineRunner runner(dag, state, o.target);
-        runner.compile();
-        runner.run();  // warm-up
-        char *ref = static_cast<char *>(shared);
-        double worst = 0;
-        for (auto &b : runner.outputs()) {
-            if (is_reference) {
-                std::memcpy(ref, b.data(), b.size_in_bytes());
-            } else {
-                worst = std::max(worst, max_relative_error(b, ref));
-            }
-            ref += b.size_in_bytes();
-        }
-        if (!is_reference && !(worst <= o.tolerance)) {
-            std::printf("%swrong 0 0 %g\n", result_marker, worst);
-            std::fflush(stdout);
-            _exit(0);
-        }
-        SampledTime t = runner.time(sampling_options(o));
-        std::printf("%sok %.6f %.6f 0 %d\n", result_marker, t.best_ms, t.median_ms, t.runs);
-    } catch (const std::exception &e) {
-        std::printf("error: %s\n", e.what());
+// One forked child, as the parent sees it.
+struct Child {
+    size_t index = 0;  // its candidate's place in the batch
+    pid_t pid = -1;    // -1 once reaped
+    int fd = -1;       // the parent's end of its socket: its output comes in, the go byte goes out
+    std::string output;
+    TimeSpan compile, run;
+};
+
+// Appends what the child wrote; false at end of file (it exited).
+bool read_output(Child &c) {
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(c.fd, buf, sizeof(buf));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        c.output.append(buf, n);
+        if (c.output.size() > (1 << 20)) c.output.erase(0, c.output.size() - (1 << 16));
+        return true;
     }
-    std::fflush(stdout);
-    _exit(0);
+}
+
+// Closes the socket and waits for the child to end (killing it first if
+// asked); returns its wait status.
+int reap(Child &c, bool kill_first) {
+    if (c.pid < 0) return 0;
+    if (kill_first) kill(c.pid, SIGKILL);
+    close(c.fd);
+    int status = 0;
+    while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    c.pid = -1;
+    c.fd = -1;
+    return status;
+}
+
+std::string seconds_text(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%g", s);
+    return buf;
+}
+
+// `timed_out_while`: the phase it ran out of time in, or nullptr.
+MeasureResult result_of(const Child &c, int status, const char *timed_out_while, double timeout_s) {
+    MeasureResult r;
+    if (timed_out_while) {
+        r.error = std::string("timed out ") + timed_out_while + " after " + seconds_text(timeout_s) + " s";
+    } else {
+        r = parse_child_output(c.output, status);
+    }
+    r.compile = c.compile;
+    r.run = c.run;
+    r.seconds = c.compile.seconds() + std::max(0.0, c.run.seconds());
+    return r;
+}
+
+std::vector<int> open_sockets(const std::vector<Child> &a, const std::vector<Child> &b) {
+    std::vector<int> fds;
+    for (const auto *list : {&a, &b}) {
+        for (const Child &c : *list) fds.push_back(c.fd);
+    }
+    return fds;
 }
 
 }  // namespace
 
+size_t ForkMeasurer::compiled_window(int builders) {
+    return builders <= 1 ? 1 : std::max(kMinCompiledWindow, (size_t)builders);
+}
+
 ForkMeasurer::ForkMeasurer(const PipelineDAG &dag, MeasureOptions options) : dag_(dag), options_(std::move(options)) {
+    if (options_.builders < 1) {
+        throw UserError("MeasureOptions::builders must be at least 1, not " + std::to_string(options_.builders));
+    }
     shared_bytes_ = std::max<size_t>(reference_bytes(dag), 1);
     shared_ = mmap(nullptr, shared_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (shared_ == MAP_FAILED) throw std::runtime_error("cannot map shared memory for the reference output");
     // The unscheduled reference is far slower than a tuned candidate (a
     // 1024^3 matmul at root takes seconds; more on a loaded machine), and
     // without it nothing can be measured, so it gets ten candidates' time.
-    reference_ = run_child(nullptr, 10 * options_.timeout_s);
+    reference_ = measure_batch({nullptr}, 1, 10 * options_.timeout_s)[0];
     if (!reference_.ok) {
         throw UserError("the unscheduled pipeline (every Func at root) failed on inputs of the estimated sizes: " +
                         reference_.error);
@@ -85,82 +125,136 @@ ForkMeasurer::~ForkMeasurer() {
 }
 
 std::vector<MeasureResult> ForkMeasurer::measure(const std::vector<State> &states) {
-    std::vector<MeasureResult> out;
-    for (const State &s : states) out.push_back(run_child(&s, options_.timeout_s));
-    return out;
+    std::vector<const State *> batch;
+    for (const State &s : states) batch.push_back(&s);
+    return measure_batch(batch, options_.builders, options_.timeout_s);
 }
 
-MeasureResult ForkMeasurer::run_child(const State *state, double timeout_s) {
-    MeasureResult r;
-    double t0 = now_s();
-    int fds[2];
-    if (pipe(fds) != 0) throw std::runtime_error("pipe() failed");
+namespace {
+
+// Forks a child measuring `state`; it closes the parent's sockets to the
+// other children (`others`), so that each child's socket ends with the
+// child alone.
+Child spawn(const PipelineDAG &dag, const State *state, const MeasureOptions &options, void *shared, size_t index,
+            const std::vector<int> &others) {
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) throw std::runtime_error("socketpair() failed");
     std::fflush(stdout);
     std::fflush(stderr);
+    Child c;
+    c.index = index;
+    c.compile.begin_s = steady_now_s();
     pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("fork() failed");
-    if (pid == 0) {
-        close(fds[0]);
-        dup2(fds[1], 1);
-        dup2(fds[1], 2);
-        close(fds[1]);
-        child_main(dag_, state, options_, shared_, state == nullptr);
+    if (pid < 0) {
+        close(sv[0]);
+        close(sv[1]);
+        throw std::runtime_error("fork() failed");
     }
-    close(fds[1]);
-    std::string text;
+    if (pid == 0) {
+        close(sv[0]);
+        for (int fd : others) close(fd);
+        dup2(sv[1], 1);
+        dup2(sv[1], 2);
+        measure_child_main(dag, state, options, shared, sv[1]);
+    }
+    close(sv[1]);
+    c.pid = pid;
+    c.fd = sv[0];
+    return c;
+}
+
+// Waits until a compiling child reports it compiled (it moves to
+// `compiled`), ends (a failure) or runs out of time (killed, a failure).
+void await_compiles(std::vector<Child> &compiling, std::vector<Child> &compiled, std::vector<MeasureResult> &results,
+                    double timeout_s) {
+    double first_deadline = compiling.front().compile.begin_s + timeout_s;
+    std::vector<pollfd> fds;
+    for (const Child &c : compiling) {
+        first_deadline = std::min(first_deadline, c.compile.begin_s + timeout_s);
+        fds.push_back({c.fd, POLLIN, 0});
+    }
+    double wait_ms = std::clamp((first_deadline - steady_now_s()) * 1000 + 1, 0.0, 1e9);
+    int ready = poll(fds.data(), fds.size(), (int)wait_ms);
+    if (ready < 0 && errno != EINTR) throw std::runtime_error("poll() failed");
+    std::vector<Child> still;
+    for (size_t i = 0; i < compiling.size(); i++) {
+        Child &c = compiling[i];
+        bool open = ready <= 0 || fds[i].revents == 0 || read_output(c);
+        double now = steady_now_s();
+        if (reports_compiled(c.output)) {
+            c.compile.end_s = now;
+            compiled.push_back(std::move(c));
+        } else if (!open) {
+            int status = reap(c, false);
+            c.compile.end_s = steady_now_s();
+            results[c.index] = result_of(c, status, nullptr, timeout_s);
+        } else if (now >= c.compile.begin_s + timeout_s) {
+            reap(c, true);
+            c.compile.end_s = steady_now_s();
+            results[c.index] = result_of(c, 0, "compiling", timeout_s);
+        } else {
+            still.push_back(std::move(c));
+        }
+    }
+    compiling = std::move(still);
+}
+
+// Lets a compiled child run (warm-up, check, timed runs) and reaps it.
+MeasureResult run_compiled(Child &c, double timeout_s) {
+    c.run.begin_s = steady_now_s();
+    const char go = 'g';
+    const bool sent = send(c.fd, &go, 1, MSG_NOSIGNAL) == 1;  // a dead child must not SIGPIPE the tuner
     bool timed_out = false;
-    char buf[4096];
-    for (;;) {
-        double left = timeout_s - (now_s() - t0);
+    while (sent) {
+        double left = c.run.begin_s + timeout_s - steady_now_s();
         if (left <= 0) {
             timed_out = true;
             break;
         }
-        pollfd p{fds[0], POLLIN, 0};
+        pollfd p{c.fd, POLLIN, 0};
         int ready = poll(&p, 1, (int)std::min(left * 1000 + 1, 1e9));
         if (ready == 0) continue;
         if (ready < 0) {
             if (errno == EINTR) continue;
             break;
         }
-        ssize_t n = read(fds[0], buf, sizeof(buf));
-        if (n <= 0) break;
-        text.append(buf, n);
-        if (text.size() > (1 << 20)) text.erase(0, text.size() - (1 << 16));
+        if (!read_output(c)) break;
     }
-    if (timed_out) kill(pid, SIGKILL);
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    r.seconds = now_s() - t0;
+    int status = reap(c, timed_out || !sent);
+    c.run.end_s = steady_now_s();
+    return result_of(c, status, timed_out ? "running" : nullptr, timeout_s);
+}
 
-    auto at = text.find(result_marker);
-    if (timed_out) {
-        r.error = "timed out after " + std::to_string((int)timeout_s) + " s";
-    } else if (at != std::string::npos) {
-        std::string line = text.substr(at + strlen(result_marker));
-        char verdict[16] = {0};
-        double a = 0, b = 0, err = 0;
-        int runs = 0;
-        std::sscanf(line.c_str(), "%15s %lf %lf %lf %d", verdict, &a, &b, &err, &runs);
-        if (std::string(verdict) == "ok") {
-            r.ok = true;
-            r.min_ms = a;
-            r.median_ms = b;
-            r.runs = runs;
-        } else {
-            r.error = "wrong output: relative error " + std::to_string(err) + " exceeds tolerance";
+}  // namespace
+
+std::vector<MeasureResult> ForkMeasurer::measure_batch(const std::vector<const State *> &states, int builders,
+                                                       double timeout_s) {
+    std::vector<MeasureResult> results(states.size());
+    const size_t window = compiled_window(builders);
+    std::vector<Child> compiling, compiled;
+    try {
+        size_t next = 0;
+        while (next < states.size() || !compiling.empty() || !compiled.empty()) {
+            while (next < states.size() && compiling.size() < (size_t)builders &&
+                   compiling.size() + compiled.size() < window) {
+                compiling.push_back(spawn(dag_, states[next], options_, shared_, next, open_sockets(compiling, compiled)));
+                next++;
+            }
+            if (!compiling.empty()) {
+                await_compiles(compiling, compiled, results, timeout_s);
+                continue;
+            }
+            // Nothing compiles now: the compiled children run one at a time.
+            std::sort(compiled.begin(), compiled.end(), [](const Child &a, const Child &b) { return a.index < b.index; });
+            for (Child &c : compiled) results[c.index] = run_compiled(c, timeout_s);
+            compiled.clear();
         }
-    } else {
-        std::string tail = text.size() > 600 ? text.substr(text.size() - 600) : text;
-        while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
-        if (WIFSIGNALED(status)) {
-            r.error = "crashed with signal " + std::to_string(WTERMSIG(status)) + (tail.empty() ? "" : ": " + tail);
-        } else {
-            r.error = tail.empty() ? "exited without a result" : tail;
-        }
+    } catch (...) {
+        for (Child &c : compiling) reap(c, true);
+        for (Child &c : compiled) reap(c, true);
+        throw;
     }
-    return r;
+    return results;
 }
 
 }  // namespace ansor

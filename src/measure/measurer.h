@@ -6,6 +6,11 @@
 // pipeline (every Func at root), and times it. A candidate that crashes,
 // hangs or computes wrongly comes back as a failure; nothing it does can
 // stop the search.
+//
+// Builders: the children of a batch compile up to `builders` at a time;
+// a compiled child waits until no compile is running, then the children
+// run (warm-up, check, timed runs) one at a time. Compiling is most of a
+// candidate's cost and scales with cores; timing stays alone on the machine.
 #include "state/state.h"
 
 #include <Halide.h>
@@ -15,18 +20,33 @@
 
 namespace ansor {
 
+// An interval of steady-clock time (CLOCK_MONOTONIC: one clock for the
+// parent and its children), in seconds; {0, 0} when it did not happen.
+struct TimeSpan {
+    double begin_s = 0, end_s = 0;
+    double seconds() const { return end_s - begin_s; }
+    bool overlaps(const TimeSpan &o) const { return begin_s < o.end_s && o.begin_s < end_s; }
+};
+
 struct MeasureResult {
     bool ok = false;
     std::string error;   // why it failed: compile error, crash, timeout, wrong output
     double min_ms = 0;     // the best sample's time per run (run_timing.h): what RunGen reports
     double median_ms = 0;  // the median sample's
-    double seconds = 0;  // wall time spent on this candidate, compile included
+    double seconds = 0;  // time spent on this candidate: compile plus run phase, not its wait between them
     int runs = 0;        // timed runs behind min_ms and median_ms, all samples together
+    // ForkMeasurer's phases of this candidate. compile: from the fork until
+    // the child reported it compiled (or ended); run: from the parent's go
+    // until the child's result and exit. timed: the child's own clock
+    // readings around its timed runs.
+    TimeSpan compile, run, timed;
 };
 
 class Measurer {
 public:
     virtual ~Measurer() = default;
+    // One result per state, in the states' order. The Tuner hands over a
+    // whole round at once.
     virtual std::vector<MeasureResult> measure(const std::vector<State> &states) = 0;
 };
 
@@ -44,6 +64,9 @@ struct MeasureOptions {
     double measure_seconds = 0.2;
     int max_repeats = 1000000;
     double tolerance = 1e-3;
+    // Children compiling at once (HL_ANSOR_BUILDERS; the session's default is
+    // the machine's cores). Timed runs never overlap a compile or each other.
+    int builders = 1;
 };
 
 class ForkMeasurer : public Measurer {
@@ -56,8 +79,14 @@ public:
     // The all-at-root reference's own time.
     const MeasureResult &reference() const { return reference_; }
 
+    // Children compiled and waiting for their turn to run, at most: with one
+    // builder each candidate runs as soon as it compiled; with more, a
+    // default round (16) compiles in one go, and larger batches in phases of
+    // this many, so that memory is bounded whatever the batch size.
+    static size_t compiled_window(int builders);
+
 private:
-    MeasureResult run_child(const State *state, double timeout_s);
+    std::vector<MeasureResult> measure_batch(const std::vector<const State *> &states, int builders, double timeout_s);
 
     const PipelineDAG &dag_;
     MeasureOptions options_;

@@ -13,7 +13,8 @@ namespace ansor {
 struct Options {
     int trials = 64;                 // HL_ANSOR_TRIALS: programs measured
     uint64_t seed = 0;               // HL_ANSOR_SEED: random seed of the search
-    double timeout_s = 30;           // HL_ANSOR_TIMEOUT: per-candidate compile+run limit
+    double timeout_s = 30;           // HL_ANSOR_TIMEOUT: per-candidate limit of the compile and of the run phase
+    int builders = default_builders();  // HL_ANSOR_BUILDERS: candidates compiled at once
     int repeats = 10;                // HL_ANSOR_REPEATS: timed runs per candidate (after one warm-up), at least
     double measure_seconds = 0.2;    // HL_ANSOR_MEASURE_SECONDS: timing window (MeasureOptions)
     double tolerance = 1e-3;         // HL_ANSOR_TOLERANCE: relative error allowed on float outputs
@@ -44,6 +45,8 @@ struct Options {
     static Options from_map(const std::map<std::string, std::string> &vars);
     // name -> one-line description, for the README and error messages.
     static const std::map<std::string, std::string> &documentation();
+    // The machine's cores (std::thread::hardware_concurrency), at least 1.
+    static int default_builders();
 };
 
 }  // namespace ansor

@@ -35,6 +35,7 @@ MeasureOptions measure_options(const Options &o, const Halide::Target &target, i
     m.target = measurement_target(target);
     m.threads = threads;
     m.timeout_s = o.timeout_s;
+    m.builders = o.builders;
     m.repeats = o.repeats;
     m.measure_seconds = o.measure_seconds;
     m.tolerance = o.tolerance;
@@ -84,6 +85,7 @@ std::string describe(const SessionSettings &s) {
       << "measure.target=" << s.measure.target.to_string() << "\n"
       << "measure.threads=" << s.measure.threads << "\n"
       << "measure.timeout_s=" << s.measure.timeout_s << "\n"
+      << "measure.builders=" << s.measure.builders << "\n"
       << "measure.repeats=" << s.measure.repeats << "\n"
       << "measure.measure_seconds=" << s.measure.measure_seconds << "\n"
       << "measure.max_repeats=" << s.measure.max_repeats << "\n"

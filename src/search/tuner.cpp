@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 
 namespace ansor {
 
@@ -116,12 +117,13 @@ TuningOutcome Tuner::run_more(int trials) {
         int count = std::min(options_.measures_per_round, trials - done);
         std::vector<State> candidates = pick_candidates(count, rng_);
         if (candidates.empty()) break;  // nothing new left to measure
-        std::vector<MeasureResult> results;
-        for (const State &s : candidates) {
-            // One at a time, so that every measurement reaches the log and the
-            // progress line as soon as it exists.
-            TrialRecord t{s, measurer_.measure({s})[0]};
-            results.push_back(t.result);
+        // The whole round at once, so that the measurer can compile its
+        // candidates in parallel; each result then reaches the log and the
+        // progress line in the candidates' order.
+        std::vector<MeasureResult> results = measurer_.measure(candidates);
+        if (results.size() != candidates.size()) throw std::logic_error("the measurer lost candidates of a round");
+        for (size_t i = 0; i < candidates.size(); i++) {
+            TrialRecord t{candidates[i], results[i]};
             consider(t);
             outcome_.trials.push_back(t);
             if (!t.result.ok) outcome_.failures++;

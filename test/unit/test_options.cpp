@@ -5,6 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <thread>
+
 using ansor::Options;
 
 TEST_CASE("options: defaults when nothing is set") {
@@ -55,7 +58,20 @@ TEST_CASE("options: malformed values are errors naming the option") {
                          doctest::Contains("HL_ANSOR_MODEL_OBJECTIVE='rank' is not one of: square, pairwise"),
                          ansor::UserError);
     // Every option is documented.
-    CHECK(Options::documentation().size() == 25);
+    CHECK(Options::documentation().size() == 26);
+}
+
+TEST_CASE("options: HL_ANSOR_BUILDERS defaults to the machine's cores; other values are checked") {
+    const int cores = std::max(1, (int)std::thread::hardware_concurrency());
+    CHECK(Options::default_builders() == cores);
+    CHECK(Options::from_map({}).builders == cores);
+    CHECK(Options::from_map({{"HL_ANSOR_BUILDERS", "1"}}).builders == 1);
+    CHECK(Options::from_map({{"HL_ANSOR_BUILDERS", "256"}}).builders == 256);
+    for (const char *bad : {"0", "257", "-1", "two", ""}) {
+        CAPTURE(bad);
+        CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_BUILDERS", bad}}), doctest::Contains("HL_ANSOR_BUILDERS"),
+                             ansor::UserError);
+    }
 }
 
 TEST_CASE("options: the tile-size limits reach the annotator, each for its kind of loop") {

@@ -34,6 +34,8 @@ const std::map<std::string, std::string> &other_values() {
         {"HL_ANSOR_TRIALS", "7"},
         {"HL_ANSOR_SEED", "11"},
         {"HL_ANSOR_TIMEOUT", "12.5"},
+        // The default is this machine's cores.
+        {"HL_ANSOR_BUILDERS", ansor::Options::default_builders() == 1 ? "2" : "1"},
         {"HL_ANSOR_REPEATS", "3"},
         {"HL_ANSOR_MEASURE_SECONDS", "0.7"},
         {"HL_ANSOR_TOLERANCE", "0.01"},

@@ -1,0 +1,110 @@
+#include "measure/measure_child.h"
+
+#include "measure/pipeline_runner.h"
+#include "measure/run_timing.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace ansor {
+
+namespace {
+
+const char *const compiled_marker = "ANSOR_COMPILED\n";
+const char *const result_marker = "ANSOR_RESULT ";
+
+void print_line(const char *format, double a, double b, double error, size_t runs, const TimeSpan &timed) {
+    std::printf(format, result_marker, a, b, error, runs, timed.begin_s, timed.end_s);
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+double steady_now_s() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void measure_child_main(const PipelineDAG &dag, const State *state, const MeasureOptions &o, void *shared,
+                        int control_fd) {
+    setenv("HL_NUM_THREADS", std::to_string(o.threads).c_str(), 1);
+    const bool is_reference = state == nullptr;
+    try {
+        PipelineRunner runner(dag, state, o.target);
+        runner.compile();
+        std::fputs(compiled_marker, stdout);
+        std::fflush(stdout);
+        char go = 0;
+        ssize_t got = 0;
+        while ((got = read(control_fd, &go, 1)) < 0 && errno == EINTR) {
+        }
+        if (got != 1) _exit(0);  // the parent gave up on this batch
+
+        runner.run();  // warm-up
+        char *ref = static_cast<char *>(shared);
+        double worst = 0;
+        for (auto &b : runner.outputs()) {
+            if (is_reference) {
+                std::memcpy(ref, b.data(), b.size_in_bytes());
+            } else {
+                worst = std::max(worst, max_relative_error(b, ref));
+            }
+            ref += b.size_in_bytes();
+        }
+        if (!is_reference && !(worst <= o.tolerance)) {
+            print_line("%swrong 0 0 %g %zu %.6f %.6f\n", 0, 0, worst, 0, TimeSpan{});
+            _exit(0);
+        }
+        // Timed as RunGen times a built generator (run_timing.h).
+        TimeSpan timed;
+        timed.begin_s = steady_now_s();
+        SampledTime t = runner.time(sampling_options(o));
+        timed.end_s = steady_now_s();
+        print_line("%sok %.6f %.6f %g %zu %.6f %.6f\n", t.best_ms, t.median_ms, 0, (size_t)t.runs, timed);
+    } catch (const std::exception &e) {
+        std::printf("error: %s\n", e.what());
+    }
+    std::fflush(stdout);
+    _exit(0);
+}
+
+bool reports_compiled(const std::string &output) { return output.find(compiled_marker) != std::string::npos; }
+
+MeasureResult parse_child_output(const std::string &text, int status) {
+    MeasureResult r;
+    auto at = text.find(result_marker);
+    if (at != std::string::npos) {
+        std::string line = text.substr(at + std::strlen(result_marker));
+        char verdict[16] = {0};
+        double a = 0, b = 0, err = 0;
+        int runs = 0;
+        std::sscanf(line.c_str(), "%15s %lf %lf %lf %d %lf %lf", verdict, &a, &b, &err, &runs, &r.timed.begin_s,
+                    &r.timed.end_s);
+        if (std::string(verdict) == "ok") {
+            r.ok = true;
+            r.min_ms = a;
+            r.median_ms = b;
+            r.runs = runs;
+        } else {
+            r.error = "wrong output: relative error " + std::to_string(err) + " exceeds tolerance";
+        }
+        return r;
+    }
+    std::string shown = text;
+    auto compiled = shown.find(compiled_marker);
+    if (compiled != std::string::npos) shown.erase(compiled, std::strlen(compiled_marker));
+    std::string tail = shown.size() > 600 ? shown.substr(shown.size() - 600) : shown;
+    while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
+    if (WIFSIGNALED(status)) {
+        r.error = "crashed with signal " + std::to_string(WTERMSIG(status)) + (tail.empty() ? "" : ": " + tail);
+    } else {
+        r.error = tail.empty() ? "exited without a result" : tail;
+    }
+    return r;
+}
+
+}  // namespace ansor
