@@ -3,6 +3,7 @@
 #include "util/errors.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace ansor {
 
@@ -340,13 +341,23 @@ void check_location(const LoopNest &m, const std::string &func, const Location &
     }
     if (consumers.empty()) throw InvalidState("'" + func + "' has no consumer to be computed in");
     if (read_by_owner && c.dag_index >= 0) {
-        // Only the using stage may hold it.
+        // Only the using stage may hold it: no other stage may call it,
+        // directly or through inlined Funcs.
         const Node &cn = dag.node(c.dag_index);
+        const std::vector<bool> inlined = m.inlined_nodes();
+        std::function<bool(int)> reaches = [&](int node) {
+            if (node == f.dag_index) return true;
+            if (!inlined[node]) return false;
+            for (int p : dag.node(node).producers) {
+                if (reaches(p)) return true;
+            }
+            return false;
+        };
         for (size_t s = 0; s < cn.stages.size(); s++) {
             if ((int)s == loc.stage) continue;
             for (const auto &call : cn.stages[s].calls) {
                 auto idx = dag.index_of(call.callee);
-                if (idx && (*idx == f.dag_index || m.inlined_nodes()[*idx])) {
+                if (idx && reaches(*idx)) {
                     throw InvalidState("'" + func + "' is also used by stage " + std::to_string(s) + " of '" + loc.func + "'");
                 }
             }
