@@ -121,17 +121,20 @@ inline Pipe make_stencil_chain(int w = 64, int h = 48, int stages = 3) {
 }
 
 // A MobileNet block, channels innermost: a 3x3 depthwise convolution over a
-// zero-padded input, ReLU, a 1x1 pointwise convolution, ReLU.
+// zero-padded input (its initial value a bias), ReLU, a 1x1 pointwise
+// convolution, ReLU.
 inline Pipe make_depthwise_pointwise(int hw = 16, int ci = 8, int co = 16) {
     ImageParam in(Float(32), 3, "input"), dw(Float(32), 3, "dw_weight"), pw(Float(32), 2, "pw_weight");
+    ImageParam bias(Float(32), 1, "dw_bias");
     in.dim(0).set_estimate(0, ci).dim(1).set_estimate(0, hw).dim(2).set_estimate(0, hw);
+    bias.dim(0).set_estimate(0, ci);
     dw.dim(0).set_estimate(0, ci).dim(1).set_estimate(0, 3).dim(2).set_estimate(0, 3);
     pw.dim(0).set_estimate(0, co).dim(1).set_estimate(0, ci);
     Var c("c"), x("x"), y("y");
     Func padded = BoundaryConditions::constant_exterior(in, 0.f, {{0, ci}, {0, hw}, {0, hw}});
     RDom k(0, 3, 0, 3, "k"), r(0, ci, "r");
     Func depthwise("depthwise"), dw_relu("dw_relu"), pointwise("pointwise"), out("out");
-    depthwise(c, x, y) = 0.f;
+    depthwise(c, x, y) = bias(c);
     depthwise(c, x, y) += dw(c, k.x, k.y) * padded(c, x + k.x - 1, y + k.y - 1);
     dw_relu(c, x, y) = max(depthwise(c, x, y), 0.f);
     pointwise(c, x, y) = 0.f;
