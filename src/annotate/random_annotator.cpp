@@ -59,19 +59,52 @@ bool RandomAnnotator::is_flexible(const State &sketch, const ModelFunc &f) const
     return true;
 }
 
-Location RandomAnnotator::random_location(const LoopNest &m, const std::string &func, std::mt19937_64 &rng) const {
-    const ModelFunc &f = m.func(func);
+std::vector<Location> RandomAnnotator::candidate_loops(const LoopNest &m, const std::string &func) const {
     std::vector<Location> at;
-    auto consumers = dag_.effective_consumers(f.dag_index, m.inlined_nodes());
-    if (consumers.size() == 1) {
-        std::string c = dag_.node(consumers[0]).name;
-        // A factored consumer reads its producers inside the intermediate.
-        if (const ModelFunc *intm = m.intermediate_of(c)) c = intm->name;
-        const ModelFunc &cf = m.func(c);
+    auto consumers = dag_.effective_consumers(m.func(func).dag_index, m.inlined_nodes());
+    // Consumers by the name that holds their loops: a factored consumer reads
+    // its producers inside the intermediate.
+    std::vector<std::string> names;
+    for (int c : consumers) {
+        names.push_back(dag_.node(c).name);
+        if (const ModelFunc *intm = m.intermediate_of(names.back())) names.back() = intm->name;
+    }
+    if (names.size() == 1) {
+        const ModelFunc &cf = m.func(names[0]);
         for (size_t s = 0; s < cf.stages.size(); s++) {
-            for (const auto &l : cf.stages[s].loops) at.push_back({LocationKind::At, c, (int)s, l.name});
+            for (const auto &l : cf.stages[s].loops) at.push_back({LocationKind::At, names[0], (int)s, l.name});
         }
     }
+    // Loops that enclose every consumer's computation: a consumer's own
+    // loops when the others are computed inside them, and the loops of the
+    // Funcs the consumers are computed in (a chain at one consumer tile).
+    auto encloses_all = [&](const Location &loc, const std::string &except) {
+        for (const std::string &n : names) {
+            if (n != except && !m.encloses(loc, n)) return false;
+        }
+        return true;
+    };
+    if (names.size() > 1) {
+        for (const std::string &n : names) {
+            const ModelFunc &cf = m.func(n);
+            const int last = (int)cf.stages.size() - 1;
+            for (const auto &l : cf.stages[last].loops) {
+                Location loc{LocationKind::At, n, last, l.name};
+                if (encloses_all(loc, n)) at.push_back(loc);
+            }
+        }
+    }
+    if (!names.empty()) {
+        for (const Location &loc : m.enclosing_loops(names[0])) {
+            if (encloses_all(loc, "")) at.push_back(loc);
+        }
+    }
+    return at;
+}
+
+Location RandomAnnotator::random_location(const LoopNest &m, const std::string &func, std::mt19937_64 &rng) const {
+    const ModelFunc &f = m.func(func);
+    std::vector<Location> at = candidate_loops(m, func);
     std::uniform_int_distribution<int> kind(0, 2);
     for (int attempt = 0; attempt < 4; attempt++) {
         int k = kind(rng);

@@ -50,7 +50,12 @@ public:
     // Pieces reused by mutation later.
     void annotate_stage(State &out, LoopNest &model, const std::string &func, int stage, std::mt19937_64 &rng,
                         const Anchors &anchors = {});
+    // Root, inline, or one of candidate_loops, drawn until one is legal.
     Location random_location(const LoopNest &model, const std::string &func, std::mt19937_64 &rng) const;
+    // The loops `func` may be computed at: every loop of its single consumer
+    // (any tile level), and every loop enclosing all of its consumers'
+    // computations (the tile of a consumer they are computed in).
+    std::vector<Location> candidate_loops(const LoopNest &model, const std::string &func) const;
     // A Func the model cannot represent (a scan, a scatter, a data-dependent
     // region) stays at root, but its independent pure vars still use the
     // machine: the innermost vectorised (moved inside any RVar), the leading

@@ -1,6 +1,8 @@
 #include "sketch/sketch_rules.h"
 
 #include <mutex>
+#include <optional>
+#include <set>
 
 namespace ansor {
 
@@ -129,6 +131,179 @@ public:
     }
 };
 
+// ---- Producers computed inside a consumer's tiles --------------------------
+
+// The outer tile loop of `func`'s last stage as a rule tiled it: the
+// innermost of the leading loops that are outer pieces of the stage's splits
+// ("SS", "SSS" or the first level of "SSRSRS").
+std::optional<Location> outer_tile_loop(const State &s, const LoopNest &m, const std::string &func) {
+    const FuncSteps *g = s.group(func);
+    if (!g) return std::nullopt;
+    const int stage = (int)m.func(func).stages.size() - 1;
+    std::set<std::string> outer_pieces;
+    for (const StepPtr &step : g->steps) {
+        const auto *split = step->as<SplitStep>();
+        if (split && split->stage == stage && !split->factors.empty()) outer_pieces.insert(split->piece_names()[0]);
+    }
+    std::optional<Location> out;
+    for (const ModelLoop &l : m.stage(func, stage).loops) {
+        if (l.kind != LoopKind::Space || !outer_pieces.count(l.name)) break;
+        out = Location{LocationKind::At, func, stage, l.name};
+    }
+    return out;
+}
+
+// Whether a rule may tile `node`'s last stage "SS" (untiled so far, modelled,
+// some space loop worth splitting).
+bool can_tile_two_levels(const PipelineDAG &dag, const State &s, int node) {
+    const Node &n = dag.node(node);
+    if (!n.modelled || has_loop_structure(s, n.name)) return false;
+    const StageInfo &st = n.stages.back();
+    if (!st.modelled) return false;
+    for (const auto &l : st.loops) {
+        if (l.kind == LoopKind::Space && l.extent > 1) return true;
+    }
+    return false;
+}
+
+// Whether a rule already tiled some consumer "SS" for its producers: a
+// stage with a reorder whose splits each make two pieces (the other rules'
+// tilings split a loop into three or more pieces; sketches hold no
+// annotation steps).
+bool has_two_level_tile(const State &s) {
+    for (const FuncSteps &g : s.groups()) {
+        std::set<int> reordered, multi_piece;
+        for (const StepPtr &step : g.steps) {
+            if (const auto *r = step->as<ReorderStep>()) reordered.insert(r->stage);
+            const auto *split = step->as<SplitStep>();
+            if (split && split->factors.size() > 1) multi_piece.insert(split->stage);
+        }
+        for (int stage : reordered) {
+            if (!multi_piece.count(stage)) return true;
+        }
+    }
+    return false;
+}
+
+// Where node i's consumers are computed, as one loop that encloses them all:
+// the loop every consumer is computed at (a chain), or the outer tile loop of
+// the single consumer at root (tiling it "SS" first when no rule has tiled it).
+struct ConsumerTile {
+    Location at;
+    std::string tile_consumer;  // a consumer to tile "SS" first; `at` is then unset
+    bool chained = false;       // every consumer is an untiled member of a chain
+};
+
+std::optional<ConsumerTile> consumer_tile(const PipelineDAG &dag, const State &s, int i) {
+    const LoopNest m = s.replay();
+    const std::vector<int> consumers = dag.effective_consumers(i, m.inlined_nodes());
+    if (consumers.empty()) return std::nullopt;
+    std::optional<Location> common;
+    bool chained = true;
+    for (int c : consumers) {
+        const std::string &name = dag.node(c).name;
+        const ModelFunc &cf = m.func(name);
+        std::optional<Location> at;
+        if (cf.location.kind == LocationKind::At) {
+            at = cf.location;
+            chained = chained && !has_loop_structure(s, name);
+        } else if (cf.location.kind == LocationKind::Root) {
+            at = outer_tile_loop(s, m, name);
+            chained = false;
+            if (!at) {
+                if (consumers.size() != 1 || !can_tile_two_levels(dag, s, c)) return std::nullopt;
+                ConsumerTile t;
+                t.tile_consumer = name;
+                return t;
+            }
+        }
+        if (!at || (common && !(*common == *at))) return std::nullopt;
+        common = at;
+    }
+    ConsumerTile t;
+    t.at = *common;
+    t.chained = chained;
+    return t;
+}
+
+// Computes node i inside its consumers' tile (tiling the consumer "SS" when
+// needed); with `structure`, tiles i's last stage that way at its new place.
+// Nullopt when Halide would not accept it.
+std::optional<State> compute_in_consumer_tile(const SketchContext &ctx, const State &s, int i, const ConsumerTile &t,
+                                              const std::string &structure) {
+    const Node &n = ctx.dag.node(i);
+    State next = s;
+    Location at = t.at;
+    if (!t.tile_consumer.empty()) {
+        const Node &c = ctx.dag.node(*ctx.dag.index_of(t.tile_consumer));
+        const int stage = (int)c.stages.size() - 1;
+        const bool reduces = c.stages.back().has_reduction();
+        auto levels = add_multi_level_tiling(next, c.name, stage, reduces ? "SSR" : "SS");
+        at = Location{LocationKind::At, c.name, stage, levels[0].back()};
+    }
+    next.add(std::make_shared<ComputeLocationStep>(n.name, at));
+    if (!structure.empty()) add_multi_level_tiling(next, n.name, last_stage(ctx.dag, i), structure);
+    try {
+        next.replay();
+    } catch (const InvalidState &) {
+        return std::nullopt;
+    }
+    return next;
+}
+
+// Producers at the consumer's tile, Halide's classic fusion of stencils
+// (`out.tile(x, y, xo, yo, xi, yi, 64, 32); f.compute_at(out, xo)`, as in
+// Halide's blur and local Laplacian schedules and Adams et al. 2019's
+// "compute at a tile of the consumer"): a producer Ansor would leave at root
+// (no data reuse, not strictly inlinable) is computed at the outer tile loop
+// of its consumer, which is tiled "SS" if no rule tiled it; Halide's bounds
+// inference recomputes the tiles' overlap. A producer whose consumers are
+// all computed at one loop joins them there, so a whole chain of stencils
+// lives in the output's tile; such a chain member takes no other sketch
+// (two choices per chain member would double the sketches per stage), and
+// evolution's compute-location mutation still moves it. A sketch tiles at
+// most one consumer "SS" for this rule: every choice of where to start a
+// tile is a sketch, but not every subset of them (87-Func local Laplacian).
+class ComputeAtConsumerTile : public SketchRule {
+public:
+    std::string name() const override { return "compute_at_consumer_tile"; }
+    RuleResult condition(const SketchContext &ctx, const State &s, int i) const override {
+        const Node &n = ctx.dag.node(i);
+        if (n.is_output || !n.modelled || n.has_data_reuse) return RuleResult::Pass;
+        auto t = consumer_tile(ctx.dag, s, i);
+        if (!t || (!t->tile_consumer.empty() && has_two_level_tile(s))) return RuleResult::Pass;
+        if (!compute_in_consumer_tile(ctx, s, i, *t, "")) return RuleResult::Pass;
+        return t->chained ? RuleResult::ApplyAndSkipRest : RuleResult::Apply;
+    }
+    SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
+        return {{*compute_in_consumer_tile(ctx, s, i, *consumer_tile(ctx.dag, s, i), ""), i - 1}};
+    }
+};
+
+// Rule 3 under a consumer's tile: a producer with data reuse (a convolution
+// or matrix product) whose consumer is not elementwise but is itself tiled
+// (its multi-level tiling, or the tile it is fused into) gets "SSRSRS" at
+// that consumer's outer tile instead of at root, as expert schedules compute
+// a depthwise convolution per tile of the pointwise one (MobileNet) or one
+// convolution per tile of the next. Beside rule 3, which keeps the root sketch.
+class MultiLevelTilingAtConsumerTile : public SketchRule {
+public:
+    std::string name() const override { return "multi_level_tiling_at_consumer_tile"; }
+    RuleResult condition(const SketchContext &ctx, const State &s, int i) const override {
+        const Node &n = ctx.dag.node(i);
+        if (n.is_output || !n.has_data_reuse || !is_tileable(ctx.dag, i, last_stage(ctx.dag, i))) return RuleResult::Pass;
+        if (ctx.dag.fusible_consumer(i, s.replay().inlined_nodes())) return RuleResult::Pass;
+        auto t = consumer_tile(ctx.dag, s, i);
+        if (!t || !t->tile_consumer.empty() || !compute_in_consumer_tile(ctx, s, i, *t, "SSRSRS")) {
+            return RuleResult::Pass;
+        }
+        return RuleResult::Apply;
+    }
+    SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
+        return {{*compute_in_consumer_tile(ctx, s, i, *consumer_tile(ctx.dag, s, i), "SSRSRS"), i - 1}};
+    }
+};
+
 // Rule 3: "SSRSRS" multi-level tiling for data reuse.
 class MultiLevelTiling : public SketchRule {
 public:
@@ -170,7 +345,9 @@ std::vector<SketchRulePtr> sketch_rules() {
     rules.push_back(std::make_shared<AddRfactor>());
     rules.push_back(std::make_shared<AddCacheWrite>());
     rules.push_back(std::make_shared<MultiLevelTilingWithFusion>());
+    rules.push_back(std::make_shared<MultiLevelTilingAtConsumerTile>());
     rules.push_back(std::make_shared<MultiLevelTiling>());
+    rules.push_back(std::make_shared<ComputeAtConsumerTile>());
     rules.push_back(std::make_shared<Skip>());
     return rules;
 }

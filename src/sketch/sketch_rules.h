@@ -37,7 +37,9 @@ using SketchRulePtr = std::shared_ptr<const SketchRule>;
 void register_sketch_rule(SketchRulePtr rule);
 void clear_registered_sketch_rules();
 // Registered user rules first, then rules 2, 6, 5, 4, 3, 1 of the brief in
-// the order Ansor tries them.
+// the order Ansor tries them, with two rules that compute a producer inside
+// its consumer's tile: multi_level_tiling_at_consumer_tile (before rule 3)
+// and compute_at_consumer_tile (before rule 1, skip).
 std::vector<SketchRulePtr> sketch_rules();
 
 // --- Helpers rules are written with --------------------------------------

@@ -333,6 +333,82 @@ std::map<std::string, LoopNest::InnerExtent> LoopNest::inner_extents(const Locat
     return inner;
 }
 
+namespace {
+
+// Widths of `producer`'s dims that `e` reads with the variables of `scope`
+// over their ranges; a width that is not a constant clears `exact`.
+void widen_by_reads(Expr e, const std::string &producer, const Scope<Interval> &scope,
+                    const std::vector<bool> &inlined, const PipelineDAG &dag, std::vector<int64_t> &ext, bool &exact) {
+    // Inlined Funcs disappear into the consumer; look through them.
+    for (int pass = 0; pass < (int)inlined.size(); pass++) {
+        bool changed = false;
+        for (size_t k = 0; k < inlined.size(); k++) {
+            if (!inlined[k]) continue;
+            Expr before = e;
+            e = inline_calls(e, dag.node((int)k).func);
+            changed |= !before.same_as(e);
+        }
+        if (!changed) break;
+    }
+    auto boxes = boxes_required(e, scope);
+    auto it = boxes.find(producer);
+    if (it == boxes.end()) return;
+    for (size_t d = 0; d < ext.size() && d < it->second.size(); d++) {
+        Expr width = simplify(it->second[d].max - it->second[d].min + 1);
+        const int64_t *w = as_const_int(width);
+        if (!w) {
+            exact = false;
+            continue;
+        }
+        ext[d] = std::max(ext[d], *w);
+    }
+}
+
+std::vector<Expr> definition_exprs(const Definition &def) {
+    std::vector<Expr> exprs = def.args();
+    for (const Expr &v : def.values()) exprs.push_back(v);
+    return exprs;
+}
+
+// Unknown or empty widths fall back to the producer's region at root.
+void clamp_to_root(const Node &pn, bool exact, std::vector<int64_t> &ext) {
+    for (size_t d = 0; d < ext.size(); d++) {
+        int64_t root = d < pn.region.size() ? pn.region[d].extent : 1;
+        if (!exact || ext[d] <= 0) ext[d] = root;
+        ext[d] = std::min(ext[d], std::max<int64_t>(root, 1));
+    }
+}
+
+}  // namespace
+
+bool LoopNest::encloses(const Location &loc, const std::string &func_name) const {
+    if (loc.kind != LocationKind::At) return false;
+    const ModelFunc &f = func(func_name);
+    if (f.location.kind != LocationKind::At) return false;
+    const Location &l = f.location;
+    if (l.func == loc.func && l.stage == loc.stage) {
+        const ModelStage &s = stage(loc.func, loc.stage);
+        int outer = s.find(loc.loop), inner = s.find(l.loop);
+        return outer >= 0 && inner >= outer;
+    }
+    if (l.func == func_name) return false;
+    return encloses(loc, l.func);
+}
+
+std::vector<Location> LoopNest::enclosing_loops(const std::string &func_name) const {
+    std::vector<Location> out;
+    std::set<std::string> seen{func_name};
+    const ModelFunc *f = &func(func_name);
+    while (f->location.kind == LocationKind::At && seen.insert(f->location.func).second) {
+        const Location &l = f->location;
+        const ModelStage &s = stage(l.func, l.stage);
+        int at = s.find(l.loop);
+        for (int i = 0; i <= at; i++) out.push_back({LocationKind::At, l.func, l.stage, s.loops[i].name});
+        f = &func(l.func);
+    }
+    return out;
+}
+
 std::vector<int64_t> LoopNest::footprint(const ModelFunc &producer, const Location &loc) const {
     const ModelFunc &consumer = func(loc.func);
     const std::map<std::string, InnerExtent> inner = inner_extents(loc);
@@ -354,8 +430,42 @@ std::vector<int64_t> LoopNest::footprint(const ModelFunc &producer, const Locati
     const Node &pn = dag_->node(producer.dag_index);
     const ModelFunc &def_owner = consumer.dag_index >= 0 ? consumer : func(consumer.created_from);
     if (def_owner.dag_index < 0) throw InvalidState("cannot model the consumer of '" + producer.name + "'");
+    const std::vector<bool> inlined = inlined_nodes();
+    const std::vector<int> consumers = dag_->effective_consumers(producer.dag_index, inlined);
+    const bool read_by_owner = consumers.empty() || std::count(consumers.begin(), consumers.end(), def_owner.dag_index);
+    std::vector<int64_t> ext =
+        read_by_owner ? direct_footprint(producer, loc, inner) : std::vector<int64_t>(producer.pure_args.size(), 0);
+    // Consumers computed inside the location (a chain of producers at one
+    // consumer loop): the producer covers what they need over the iterations
+    // inside the location.
+    bool through_others = false;
+    for (int c : consumers) {
+        if (c == def_owner.dag_index) continue;
+        const std::string &cname = dag_->node(c).name;
+        if (!encloses(loc, cname)) continue;
+        const std::vector<int64_t> needed = footprint_through(producer, func(cname), footprint(func(cname), loc));
+        for (size_t d = 0; d < ext.size() && d < needed.size(); d++) ext[d] = std::max(ext[d], needed[d]);
+        through_others = true;
+    }
+    if (through_others || !read_by_owner) clamp_to_root(pn, true, ext);
+    return ext;
+}
+
+std::vector<int64_t> LoopNest::direct_footprint(const ModelFunc &producer, const Location &loc,
+                                                const std::map<std::string, InnerExtent> &inner) const {
+    const ModelFunc &consumer = func(loc.func);
+    auto inner_of = [&](const std::string &v) {
+        auto it = inner.find(v);
+        return it == inner.end() ? (int64_t)1 : it->second.extent;
+    };
+    const Node &pn = dag_->node(producer.dag_index);
+    const ModelFunc &def_owner = consumer.dag_index >= 0 ? consumer : func(consumer.created_from);
     const Node &cn = dag_->node(def_owner.dag_index);
     int def_stage = consumer.dag_index >= 0 ? loc.stage : (int)cn.stages.size() - 1;
+    // The factored stage of a Func whose reduction moved into an intermediate
+    // no longer loops over the RVars: every iteration of it needs them all.
+    const bool factored = consumer.dag_index >= 0 && intermediate_of(consumer.name) &&
+                          loc.stage + 1 == (int)consumer.stages.size();
 
     const std::vector<bool> inl = dag_->inlined_into(def_owner.dag_index, inlined_nodes());
     std::ostringstream key;
@@ -363,50 +473,71 @@ std::vector<int64_t> LoopNest::footprint(const ModelFunc &producer, const Locati
     for (const auto &kv : inner) key << kv.first << "=" << kv.second.extent << ",";
     key << "|";
     for (bool b : inl) key << b;
+    if (factored) key << "|factored";
     auto memo = footprint_memo_->find(key.str());
     if (memo != footprint_memo_->end()) return memo->second;
 
     const Definition &def = def_stage == 0 ? cn.func.definition() : cn.func.updates()[def_stage - 1];
+    std::set<std::string> looped;
+    if (factored) {
+        for (const auto &l : stage(consumer.name, loc.stage).loops) {
+            for (const auto &o : l.origins) looped.insert(o.first);
+        }
+    }
     Scope<Interval> scope;
     for (const auto &a : cn.pure_args) scope.push(a, Interval(0, (int)inner_of(a) - 1));
-    for (const auto &rv : def.schedule().rvars()) scope.push(rv.var, Interval(0, (int)inner_of(rv.var) - 1));
+    for (const auto &rv : def.schedule().rvars()) {
+        int64_t extent = inner_of(rv.var);
+        if (factored && !looped.count(rv.var)) extent = reduction_extent(cn.stages[def_stage], rv.var);
+        scope.push(rv.var, Interval(0, (int)extent - 1));
+    }
 
-    std::vector<Expr> exprs = def.args();
-    for (const Expr &v : def.values()) exprs.push_back(v);
     std::vector<int64_t> ext(producer.pure_args.size(), 0);
     bool exact = true;
-    for (Expr e : exprs) {
-        // Inlined Funcs disappear into the consumer; look through them.
-        for (int pass = 0; pass < (int)inl.size(); pass++) {
-            bool changed = false;
-            for (size_t k = 0; k < inl.size(); k++) {
-                if (!inl[k]) continue;
-                Expr before = e;
-                e = inline_calls(e, dag_->node((int)k).func);
-                changed |= !before.same_as(e);
-            }
-            if (!changed) break;
-        }
-        auto boxes = boxes_required(e, scope);
-        auto it = boxes.find(producer.name);
-        if (it == boxes.end()) continue;
-        for (size_t d = 0; d < ext.size() && d < it->second.size(); d++) {
-            Expr width = simplify(it->second[d].max - it->second[d].min + 1);
-            const int64_t *w = as_const_int(width);
-            if (!w) {
-                exact = false;
-                continue;
-            }
-            ext[d] = std::max(ext[d], *w);
-        }
-    }
-    for (size_t d = 0; d < ext.size(); d++) {
-        int64_t root = d < pn.region.size() ? pn.region[d].extent : 1;
-        if (!exact || ext[d] <= 0) ext[d] = root;
-        ext[d] = std::min(ext[d], std::max<int64_t>(root, 1));
-    }
+    for (const Expr &e : definition_exprs(def)) widen_by_reads(e, producer.name, scope, inl, *dag_, ext, exact);
+    clamp_to_root(pn, exact, ext);
     (*footprint_memo_)[key.str()] = ext;
     return ext;
+}
+
+std::vector<int64_t> LoopNest::footprint_through(const ModelFunc &producer, const ModelFunc &consumer,
+                                                 const std::vector<int64_t> &consumer_extents) const {
+    const Node &pn = dag_->node(producer.dag_index);
+    const Node &cn = dag_->node(consumer.dag_index);
+    const std::vector<bool> inl = dag_->inlined_into(consumer.dag_index, inlined_nodes());
+    std::ostringstream key;
+    key << producer.name << "<-" << consumer.name << ":";
+    for (int64_t e : consumer_extents) key << e << ",";
+    key << "|";
+    for (bool b : inl) key << b;
+    auto memo = footprint_memo_->find(key.str());
+    if (memo != footprint_memo_->end()) return memo->second;
+
+    // Every stage of the consumer over its whole region at the location.
+    std::vector<int64_t> ext(producer.pure_args.size(), 0);
+    bool exact = true;
+    for (size_t s = 0; s < cn.stages.size(); s++) {
+        const Definition &def = s == 0 ? cn.func.definition() : cn.func.updates()[s - 1];
+        Scope<Interval> scope;
+        for (size_t a = 0; a < cn.pure_args.size(); a++) {
+            int64_t e = a < consumer_extents.size() ? consumer_extents[a] : 1;
+            scope.push(cn.pure_args[a], Interval(0, (int)e - 1));
+        }
+        for (const auto &rv : def.schedule().rvars()) {
+            scope.push(rv.var, Interval(0, (int)reduction_extent(cn.stages[s], rv.var) - 1));
+        }
+        for (const Expr &e : definition_exprs(def)) widen_by_reads(e, producer.name, scope, inl, *dag_, ext, exact);
+    }
+    clamp_to_root(pn, exact, ext);
+    (*footprint_memo_)[key.str()] = ext;
+    return ext;
+}
+
+int64_t LoopNest::reduction_extent(const StageInfo &stage, const std::string &rvar) {
+    for (const auto &l : stage.loops) {
+        if (l.kind == LoopKind::Reduction && l.var == rvar) return std::max<int64_t>(1, l.extent);
+    }
+    return 1;
 }
 
 }  // namespace ansor

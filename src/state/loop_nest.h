@@ -146,12 +146,31 @@ public:
     // Funcs currently inlined, indexed like the DAG's nodes.
     std::vector<bool> inlined_nodes() const;
 
+    // Whether the At location `loc` encloses the computation of `func`:
+    // `func` is computed at that loop or one inside it, directly or inside a
+    // Func computed there (Halide then lets any producer whose uses are all
+    // so enclosed be computed at `loc`).
+    bool encloses(const Location &loc, const std::string &func) const;
+    // The loops that enclose the computation of `func`, innermost Func last:
+    // for `func` at g's loop L, g's loops of that stage down to L, then those
+    // enclosing g, and so on up to a Func at root.
+    std::vector<Location> enclosing_loops(const std::string &func) const;
+
 private:
     ModelFunc &mutable_func(const std::string &name);
     ModelStage &mutable_stage(const std::string &func, int stage);
     // Whether Halide may permute the RVars of this stage.
     bool rvars_reorderable(const std::string &func, int stage) const;
+    // The region of `producer` one iteration of `loc` needs: what the
+    // location's consumer reads (direct_footprint), widened by what the
+    // producer's other consumers computed inside the location read.
     std::vector<int64_t> footprint(const ModelFunc &producer, const Location &loc) const;
+    std::vector<int64_t> direct_footprint(const ModelFunc &producer, const Location &loc,
+                                          const std::map<std::string, InnerExtent> &inner) const;
+    // What `consumer`, computing `consumer_extents` of its pure dims, reads of `producer`.
+    std::vector<int64_t> footprint_through(const ModelFunc &producer, const ModelFunc &consumer,
+                                           const std::vector<int64_t> &consumer_extents) const;
+    static int64_t reduction_extent(const StageInfo &stage, const std::string &rvar);
     // A stage's loops before any step: `base` with pure-var extents from f.extents.
     static ModelStage build_stage(const ModelFunc &f, const std::vector<StageLoop> &base);
     void rebuild_stages(ModelFunc &f);

@@ -3,6 +3,7 @@
 #include "util/errors.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 
 namespace ansor {
@@ -351,7 +352,8 @@ std::string ComputeLocationStep::kind() const {
 namespace {
 
 // Checks that `func` may live at `loc`: Halide needs every use of it inside
-// that loop, so only the single consumer qualifies, and only its using stage.
+// that loop: the location's Func (only its using stage) or consumers computed
+// inside that loop.
 void check_location(const LoopNest &m, const std::string &func, const Location &loc) {
     const ModelFunc &f = m.func(func);
     if (loc.kind == LocationKind::Root) return;
@@ -387,17 +389,36 @@ void check_location(const LoopNest &m, const std::string &func, const Location &
     const PipelineDAG &dag = m.dag();
     auto consumers = dag.effective_consumers(f.dag_index, m.inlined_nodes());
     const ModelFunc &owner = c.dag_index >= 0 ? c : m.func(c.created_from);
-    if (consumers.size() != 1 || consumers[0] != owner.dag_index) {
-        throw InvalidState("'" + func + "' has uses outside '" + loc.func + "'");
+    // Every use must sit inside the location: in the location's own Func, or
+    // in a consumer computed at that loop or inside it (a chain of producers
+    // at one consumer tile).
+    bool read_by_owner = false;
+    for (int consumer : consumers) {
+        if (consumer == owner.dag_index) {
+            read_by_owner = true;
+        } else if (!m.encloses(loc, dag.node(consumer).name)) {
+            throw InvalidState("'" + func + "' has uses outside '" + loc.func + "'");
+        }
     }
-    if (c.dag_index >= 0) {
-        // Only the using stage may hold it.
+    if (consumers.empty()) throw InvalidState("'" + func + "' has no consumer to be computed in");
+    if (read_by_owner && c.dag_index >= 0) {
+        // Only the using stage may hold it: no other stage may call it,
+        // directly or through inlined Funcs.
         const Node &cn = dag.node(c.dag_index);
+        const std::vector<bool> inlined = m.inlined_nodes();
+        std::function<bool(int)> reaches = [&](int node) {
+            if (node == f.dag_index) return true;
+            if (!inlined[node]) return false;
+            for (int p : dag.node(node).producers) {
+                if (reaches(p)) return true;
+            }
+            return false;
+        };
         for (size_t s = 0; s < cn.stages.size(); s++) {
             if ((int)s == loc.stage) continue;
             for (const auto &call : cn.stages[s].calls) {
                 auto idx = dag.index_of(call.callee);
-                if (idx && (*idx == f.dag_index || m.inlined_nodes()[*idx])) {
+                if (idx && reaches(*idx)) {
                     throw InvalidState("'" + func + "' is also used by stage " + std::to_string(s) + " of '" + loc.func + "'");
                 }
             }

@@ -102,6 +102,47 @@ inline Pipe make_padded_conv(int hw = 16, int ci = 8, int co = 16) {
     return {{relu}};
 }
 
+
+// A chain of 5-point stencils after a repeat-edge boundary, the last one the
+// output: every stage reads the one before at offsets, so none is strictly
+// inlinable and each may be computed inside the next one's tiles.
+inline Pipe make_stencil_chain(int w = 64, int h = 48, int stages = 3) {
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_estimate(0, w).dim(1).set_estimate(0, h);
+    Var x("x"), y("y");
+    Func prev = BoundaryConditions::repeat_edge(in);
+    for (int i = 0; i < stages; i++) {
+        Func s(i + 1 == stages ? std::string("out") : "stage_" + std::to_string(i));
+        s(x, y) = 0.5f * prev(x, y) + 0.125f * (prev(x - 1, y) + prev(x + 1, y) + prev(x, y - 1) + prev(x, y + 1));
+        prev = s;
+    }
+    prev.set_estimate(x, 0, w).set_estimate(y, 0, h);
+    return {{prev}};
+}
+
+// A MobileNet block, channels innermost: a 3x3 depthwise convolution over a
+// zero-padded input (its initial value a bias), ReLU, a 1x1 pointwise
+// convolution, ReLU.
+inline Pipe make_depthwise_pointwise(int hw = 16, int ci = 8, int co = 16) {
+    ImageParam in(Float(32), 3, "input"), dw(Float(32), 3, "dw_weight"), pw(Float(32), 2, "pw_weight");
+    ImageParam bias(Float(32), 1, "dw_bias");
+    in.dim(0).set_estimate(0, ci).dim(1).set_estimate(0, hw).dim(2).set_estimate(0, hw);
+    bias.dim(0).set_estimate(0, ci);
+    dw.dim(0).set_estimate(0, ci).dim(1).set_estimate(0, 3).dim(2).set_estimate(0, 3);
+    pw.dim(0).set_estimate(0, co).dim(1).set_estimate(0, ci);
+    Var c("c"), x("x"), y("y");
+    Func padded = BoundaryConditions::constant_exterior(in, 0.f, {{0, ci}, {0, hw}, {0, hw}});
+    RDom k(0, 3, 0, 3, "k"), r(0, ci, "r");
+    Func depthwise("depthwise"), dw_relu("dw_relu"), pointwise("pointwise"), out("out");
+    depthwise(c, x, y) = bias(c);
+    depthwise(c, x, y) += dw(c, k.x, k.y) * padded(c, x + k.x - 1, y + k.y - 1);
+    dw_relu(c, x, y) = max(depthwise(c, x, y), 0.f);
+    pointwise(c, x, y) = 0.f;
+    pointwise(c, x, y) += pw(c, r) * dw_relu(r, x, y);
+    out(c, x, y) = max(pointwise(c, x, y), 0.f);
+    out.set_estimate(c, 0, co).set_estimate(x, 0, hw).set_estimate(y, 0, hw);
+    return {{out}};
+}
 }  // namespace ansor_test
 
 namespace ansor_test {
