@@ -15,6 +15,7 @@
 // builders must not make the times noisier.
 #include "search/session_settings.h"
 #include "search/tuning_session.h"
+#include "throughput_pipelines.h"
 #include "util/errors.h"
 
 #include <Halide.h>
@@ -104,15 +105,7 @@ void print_spread(const ansor::PipelineDAG &dag, ansor::MeasureOptions measure, 
 int main(int argc, char **argv) {
     Args args = parse(argc, argv);
     const int n = args.size;
-    ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
-    A.dim(0).set_estimate(0, n).dim(1).set_estimate(0, n);
-    B.dim(0).set_estimate(0, n).dim(1).set_estimate(0, n);
-    Var x("x"), y("y");
-    RDom k(0, n, "k");
-    Func C("matmul");
-    C(x, y) = 0.f;
-    C(x, y) += A(k, y) * B(x, k);
-    C.set_estimate(x, 0, n).set_estimate(y, 0, n);
+    Func C = ansor_apps::throughput_matmul(n);
 
     const int parallelism = 2;
     Target target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
