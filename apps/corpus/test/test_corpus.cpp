@@ -118,7 +118,8 @@ TEST_CASE("corpus: a cut-short last entry is left out, then measured again by th
             CAPTURE(bytes);
             const std::string path = temp_path("cut", ext);
             run_corpus(small_run(path, 0, 1));
-            const CorpusEntry second = read_corpus(path).entries[1];
+            CorpusEntry second = read_corpus(path).entries[1];
+            second.seconds = 0;  // wall time, which may differ
             cut(path, bytes);
             CorpusContents c = read_corpus(path);
             CHECK(c.cut_short());
@@ -131,6 +132,7 @@ TEST_CASE("corpus: a cut-short last entry is left out, then measured again by th
             c = read_corpus(path);
             CHECK(!c.cut_short());
             REQUIRE(c.entries.size() == 2);
+            c.entries[1].seconds = 0;
             CHECK(entry_lines(c.entries[1]) == entry_lines(second));  // the same programs again
             std::remove(path.c_str());
         }
