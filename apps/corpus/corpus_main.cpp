@@ -8,6 +8,7 @@
 //       [--target T] [--parallelism 2]
 //
 // SIGINT or SIGTERM stops it between rounds (a second SIGINT kills it).
+//   ansor_corpus --summary FILE    what a corpus file holds
 #include "corpus_pipelines.h"
 #include "corpus_run.h"
 #include "util/errors.h"
@@ -16,6 +17,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <string>
 
 namespace {
@@ -33,7 +35,7 @@ void on_signal(int) {
     std::fprintf(stderr,
                  "%s\nusage: ansor_corpus --out FILE [--seeds A-B] [--stages N (0: 2..16 drawn per seed)] "
                  "[--max-size N] [--programs N] [--round N] [--population N] [--suite] [--minutes M] "
-                 "[--target T] [--parallelism N]\n",
+                 "[--target T] [--parallelism N]\n       ansor_corpus --summary FILE\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -43,6 +45,33 @@ int int_value(const std::string &arg, const std::string &value) {
     const long v = std::strtol(value.c_str(), &end, 10);
     if (value.empty() || *end || v < 0 || v > 1 << 30) usage(arg + " needs a non-negative integer, not " + value);
     return (int)v;
+}
+
+// Pipelines, programs, the share that ran correctly and the time they took.
+int summarise(const std::string &path) {
+    const ansor_corpus::CorpusContents c = ansor_corpus::read_corpus(path);
+    size_t untuned = 0, programs = 0, ok = 0, random = 0;
+    double measuring = 0, wall = 0;
+    std::set<std::string> targets;
+    for (const auto &e : c.entries) {
+        untuned += !e.error.empty();
+        random += e.spec.generator == ansor_corpus::kRandomGenerator;
+        wall += e.seconds;
+        targets.insert(e.target);
+        for (const auto &p : e.programs) {
+            programs++;
+            ok += p.ok;
+            measuring += p.seconds;
+        }
+    }
+    std::printf("%s: %zu bytes, %zu pipelines (%zu random, %zu untuned), %zu programs, %zu ran correctly (%.1f%%)\n",
+                path.c_str(), c.valid_bytes, c.entries.size(), random, untuned, programs, ok,
+                programs ? 100.0 * ok / programs : 0.0);
+    std::printf("wall time %.0f s in all: %.2f s per program (%.2f s measuring it, compile included)\n", wall,
+                programs ? wall / programs : 0.0, programs ? measuring / programs : 0.0);
+    for (const auto &t : targets) std::printf("target %s\n", t.c_str());
+    if (c.cut_short()) std::printf("and a cut-short last entry of %zu bytes\n", c.file_bytes - c.valid_bytes);
+    return 0;
 }
 
 struct Args {
@@ -91,8 +120,9 @@ Args parse(int argc, char **argv) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    Args args = parse(argc, argv);
     try {
+        if (argc == 3 && std::string(argv[1]) == "--summary") return summarise(argv[2]);
+        Args args = parse(argc, argv);
         args.run.options = ansor::Options::from_environment();
         // Random seeds unless only --suite was asked for.
         if (args.seeds_given || !args.suite) {
