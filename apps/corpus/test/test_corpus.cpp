@@ -6,6 +6,7 @@
 #include "corpus_file.h"
 #include "corpus_pipelines.h"
 #include "corpus_run.h"
+#include "shapes.h"
 #include "util/errors.h"
 
 #include <doctest/doctest.h>
@@ -196,6 +197,29 @@ TEST_CASE("corpus: the training reader rebuilds each pipeline under its key and 
     CHECK(kept.pipelines.size() == 2);
     std::remove(path.c_str());
     std::remove(tampered.c_str());
+}
+
+TEST_CASE("corpus: suite operators and layers are measured and read back under their keys") {
+    const std::string path = temp_path("suite", ".jsonl.gz");
+    CorpusRunOptions run = small_run(path, 0, 0);
+    run.specs.clear();
+    for (const ansor_ops::OpShapes *op : {&ansor_ops::find_op("gmm"), &ansor_ops::find_layer("softmax")}) {
+        PipelineSpec spec{op->name, {}};
+        for (const ansor_ops::Param &p : op->small_shape) spec.params[p.name] = p.value;
+        run.specs.push_back(spec);
+    }
+    CHECK(run_corpus(run).done == 2);
+    const CorpusContents c = read_corpus(path);
+    REQUIRE(c.entries.size() == 2);
+    CHECK(c.entries[1].spec.id() == "softmax D=7 N=3");
+    ansor_apps::ProgramDataset data;
+    CorpusDatasetStats stats = add_corpus_files({path}, cpu, data);
+    CHECK(stats.key_mismatch == 0);
+    CHECK(stats.programs == 4);
+    REQUIRE(data.pipelines.size() == 2);
+    CHECK(data.pipelines[0].hash == c.entries[0].key);
+    CHECK(data.pipelines[1].hash == c.entries[1].key);
+    std::remove(path.c_str());
 }
 
 TEST_CASE("corpus: pipeline specs") {
