@@ -132,8 +132,12 @@ int main(int argc, char **argv) {
             for (auto &spec : ansor_corpus::suite_specs()) args.run.specs.push_back(spec);
         }
         args.run.stop_requested = [] { return stop.load(); };
-        std::signal(SIGINT, on_signal);
-        std::signal(SIGTERM, on_signal);
+        // SA_RESTART: system calls of the measurer (read, waitpid) resume after the signal.
+        struct sigaction action {};
+        action.sa_handler = on_signal;
+        action.sa_flags = SA_RESTART;
+        sigaction(SIGINT, &action, nullptr);
+        sigaction(SIGTERM, &action, nullptr);
         const ansor_corpus::CorpusRunStats s = ansor_corpus::run_corpus(args.run);
         std::printf("%s: %zu pipelines appended (%zu failed), %zu programs (%zu ok) in %.0f s; %zu of %zu complete%s\n",
                     args.run.out.c_str(), s.done, s.failed_pipelines, s.programs, s.ok, s.seconds, s.already + s.done,
