@@ -66,13 +66,13 @@ void add_records(const ansor::PipelineDAG &dag, const std::vector<ansor::TuningR
     }
 }
 
-void finish(DatasetPipeline &p) {
+}  // namespace
+
+void label_pipeline(DatasetPipeline &p) {
     p.failed = (size_t)std::count_if(p.ms.begin(), p.ms.end(), [](double ms) { return !std::isfinite(ms); });
     std::vector<float> y = ansor::normalized_throughputs(std::vector<std::string>(p.ms.size(), p.hash), p.ms);
     p.labels.assign(y.begin(), y.end());
 }
-
-}  // namespace
 
 DatasetPipeline::DatasetPipeline() : programs(ansor::features::kCount) {}
 
@@ -117,7 +117,7 @@ ProgramDataset load_suite_dataset(const std::vector<std::string> &logs, const Ha
                 records.insert(records.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
             }
             add_records(dag, records, p);
-            finish(p);
+            label_pipeline(p);
             if (!p.ms.empty()) data.pipelines.push_back(std::move(p));
         }
     }

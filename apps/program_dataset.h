@@ -36,6 +36,9 @@ struct ProgramDataset {
     size_t programs() const;
 };
 
+// Sets p.failed and p.labels from p.ms (after programs were added).
+void label_pipeline(DatasetPipeline &p);
+
 // Reads the logs; `parallelism` is the one the DAGs are analysed with (the
 // benchmark's machine params use 2). Warnings (stale or cut-short records)
 // go to stderr.

@@ -5,15 +5,20 @@
 // model learns what makes a program faster than another of the same
 // pipeline, which is what a search asks of it.
 //
-//   ansor_train_model LOG [LOG...] --out FILE [--objective pairwise|square]
+//   ansor_train_model [LOG...] [--corpus FILE...] --out FILE [--objective pairwise|square]
 //       [--max-rounds 300] [--target T]
 //
 // LOGs are tuning logs of operator-suite pipelines (every suite pipeline is
 // rebuilt in process and its records featurised as the search sees them;
-// apps/program_dataset.h). The repository's shipped model is built with
+// apps/program_dataset.h). Corpus files (ansor_corpus, docs/corpus.md) name
+// each pipeline by its generator and params: it is rebuilt, its key checked
+// and its programs featurised (apps/corpus/corpus_dataset.h). The
+// repository's shipped model is built as docs/cost_model.md says, e.g.
 //   zcat docs/results/model_dataset.jsonl.gz > /tmp/model_dataset.jsonl
-//   ansor_train_model /tmp/model_dataset.jsonl --out models/ansor_cost_model.gz
+//   ansor_train_model /tmp/model_dataset.jsonl --corpus corpus/random_pipelines.jsonl.gz \
+//       --out models/ansor_cost_model.gz
 // and the build copies it beside libansor.so, where the plugin finds it.
+#include "corpus_dataset.h"
 #include "features/program_features.h"
 #include "model/make_cost_model.h"
 #include "model/model_file.h"
@@ -33,6 +38,7 @@ const char *const default_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonla
 
 struct Args {
     std::vector<std::string> logs;
+    std::vector<std::string> corpora;
     std::string out;
     ansor::ModelObjective objective = ansor::Options().model_objective;
     int max_rounds = ansor::PackSumParams().max_rounds;
@@ -41,7 +47,7 @@ struct Args {
 
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
-                 "%s\nusage: ansor_train_model LOG [LOG...] --out FILE [--objective pairwise|square] "
+                 "%s\nusage: ansor_train_model [LOG...] [--corpus FILE...] --out FILE [--objective pairwise|square] "
                  "[--max-rounds N] [--target T]\n",
                  problem.c_str());
     std::exit(2);
@@ -51,6 +57,11 @@ Args parse(int argc, char **argv) {
     Args a;
     for (int i = 1; i < argc; i++) {
         std::string arg = argv[i];
+        if (arg == "--corpus") {
+            // Every argument up to the next option is a corpus file.
+            while (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) a.corpora.push_back(argv[++i]);
+            continue;
+        }
         if (arg.rfind("--", 0) != 0) {
             a.logs.push_back(arg);
             continue;
@@ -66,7 +77,7 @@ Args parse(int argc, char **argv) {
         else if (arg == "--target") a.target = value;
         else usage("unknown option " + arg);
     }
-    if (a.logs.empty() || a.out.empty()) usage("needs at least one LOG and --out FILE");
+    if ((a.logs.empty() && a.corpora.empty()) || a.out.empty()) usage("needs a LOG or a --corpus FILE, and --out FILE");
     if (a.max_rounds <= 0) usage("--max-rounds must be at least 1");
     return a;
 }
@@ -78,7 +89,14 @@ int main(int argc, char **argv) {
     try {
         const Halide::Target target(args.target);
         // Parallelism 2, as the benchmarks' machine params (the DAG analysis depends on it).
-        ansor_apps::ProgramDataset data = ansor_apps::load_suite_dataset(args.logs, target, 2);
+        ansor_apps::ProgramDataset data;
+        if (!args.logs.empty()) data = ansor_apps::load_suite_dataset(args.logs, target, 2);
+        if (!args.corpora.empty()) {
+            const ansor_corpus::CorpusDatasetStats c = ansor_corpus::add_corpus_files(args.corpora, target, data);
+            std::printf("corpus: %zu pipelines read, %zu programs featurised (%zu duplicates merged); left out: %zu of "
+                        "another target, %zu untuned, %zu with another key, %zu programs unreplayable\n",
+                        c.entries, c.programs, c.duplicates, c.other_target, c.untuned, c.key_mismatch, c.unreplayable);
+        }
         ansor::PackSumParams params;
         params.objective = ansor::pack_sum_objective(args.objective);
         params.max_rounds = args.max_rounds;
@@ -86,7 +104,7 @@ int main(int argc, char **argv) {
         ansor::TrainedModel model(params);
         for (const auto &p : data.pipelines) model.add_programs(p.name, p.programs, p.ms);
         if (model.training_programs() == 0) {
-            std::fprintf(stderr, "ansor_train_model: the logs hold no programs of suite pipelines on %s\n",
+            std::fprintf(stderr, "ansor_train_model: the logs and corpus files hold no programs on %s\n",
                          target.to_string().c_str());
             return 1;
         }
@@ -98,7 +116,9 @@ int main(int argc, char **argv) {
         info.target = target.to_string();
         info.pipelines = data.pipelines.size();
         info.programs = model.training_programs();
-        for (const auto &log : args.logs) {
+        std::vector<std::string> sources = args.logs;
+        sources.insert(sources.end(), args.corpora.begin(), args.corpora.end());
+        for (const auto &log : sources) {
             const size_t slash = log.rfind('/');
             info.sources.push_back(slash == std::string::npos ? log : log.substr(slash + 1));
         }

@@ -1,0 +1,111 @@
+#include "corpus_pipelines.h"
+
+#include "random_pipeline.h"
+#include "shapes.h"
+#include "suite_pipelines.h"
+#include "util/errors.h"
+
+#include <set>
+
+namespace ansor_corpus {
+
+namespace {
+
+uint64_t splitmix64(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+PipelineSpec spec_of(const std::string &generator, const ansor_ops::Shape &shape) {
+    PipelineSpec s;
+    s.generator = generator;
+    for (const ansor_ops::Param &p : shape) s.params[p.name] = p.value;
+    return s;
+}
+
+class RandomBuilt : public BuiltPipeline {
+public:
+    explicit RandomBuilt(const random_pipeline::RandomPipelineSpec &spec) : p_(random_pipeline::build_random_pipeline(spec)) {}
+    std::vector<Halide::Internal::Function> outputs() const override { return p_.output_functions(); }
+
+private:
+    random_pipeline::RandomPipeline p_;
+};
+
+class SuiteBuilt : public BuiltPipeline {
+public:
+    explicit SuiteBuilt(ansor_apps::SuitePipeline p) : p_(std::move(p)) {}
+    std::vector<Halide::Internal::Function> outputs() const override { return p_.outputs(); }
+
+private:
+    ansor_apps::SuitePipeline p_;
+};
+
+int64_t param(const PipelineSpec &spec, const std::string &name) {
+    auto it = spec.params.find(name);
+    if (it == spec.params.end()) throw ansor::UserError("pipeline " + spec.id() + " has no param " + name);
+    return it->second;
+}
+
+// The suite or layer entry of `generator`, or null.
+const ansor_ops::OpShapes *known_op(const std::string &generator) {
+    for (const auto *list : {&ansor_ops::operator_suite(), &ansor_ops::layer_generators()}) {
+        for (const ansor_ops::OpShapes &op : *list) {
+            if (op.name == generator) return &op;
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+int stages_for_seed(uint64_t seed) { return 2 + (int)(splitmix64(seed) % 15); }
+
+std::vector<PipelineSpec> random_specs(uint64_t first, uint64_t last, int stages, int max_size) {
+    std::vector<PipelineSpec> out;
+    for (uint64_t seed = first; seed <= last; seed++) {
+        PipelineSpec s;
+        s.generator = kRandomGenerator;
+        s.params["seed"] = (int64_t)seed;
+        s.params["stages"] = stages > 0 ? stages : stages_for_seed(seed);
+        s.params["max_size"] = max_size;
+        out.push_back(s);
+        if (seed == last) break;  // last may be the largest uint64
+    }
+    return out;
+}
+
+std::vector<PipelineSpec> suite_specs() {
+    std::vector<PipelineSpec> out;
+    for (const ansor_ops::OpShapes &op : ansor_ops::operator_suite()) {
+        for (const ansor_ops::Shape &shape : op.ansor_shapes) out.push_back(spec_of(op.name, shape));
+    }
+    for (const ansor_ops::OpShapes &op : ansor_ops::layer_generators()) out.push_back(spec_of(op.name, op.ansor_shapes[0]));
+    return out;
+}
+
+std::unique_ptr<BuiltPipeline> build_pipeline(const PipelineSpec &spec, const Halide::Target &target) {
+    if (spec.generator == kRandomGenerator) {
+        random_pipeline::RandomPipelineSpec r;
+        r.seed = (uint64_t)param(spec, "seed");
+        r.stages = (int)param(spec, "stages");
+        r.max_size = (int)param(spec, "max_size");
+        if (spec.params.size() != 3) throw ansor::UserError("pipeline " + spec.id() + ": random_pipeline takes seed, stages and max_size");
+        try {
+            return std::make_unique<RandomBuilt>(r);
+        } catch (const std::invalid_argument &e) {
+            throw ansor::UserError("pipeline " + spec.id() + ": " + e.what());
+        }
+    }
+    const ansor_ops::OpShapes *op = known_op(spec.generator);
+    if (!op) throw ansor::UserError("pipeline " + spec.id() + ": unknown generator " + spec.generator);
+    // The params in the generator's order, each one it has exactly once.
+    ansor_ops::Shape shape;
+    for (const ansor_ops::Param &p : op->small_shape) shape.push_back({p.name, (int)param(spec, p.name)});
+    if (shape.size() != spec.params.size()) throw ansor::UserError("pipeline " + spec.id() + ": params that " + op->name + " does not have");
+    return std::make_unique<SuiteBuilt>(ansor_apps::build_suite_pipeline(op->name, shape, target));
+}
+
+}  // namespace ansor_corpus
