@@ -87,15 +87,25 @@ bool is_clamped(const Halide::Expr &e) {
 // Whether node `node`'s region reaches a pipeline input unclamped: it reads an
 // input, or a Func that does, with an index no clamp bounds. Computing such a
 // Func over more than its region reads outside the input buffer.
-bool reads_input_unclamped(const PipelineDAG &dag, int node, int depth = 0) {
-    if (node < 0 || depth > 32) return false;
-    for (const StageInfo &st : dag.node(node).stages) {
-        for (const CallSite &c : st.calls) {
-            bool clamped = !c.args.empty() && std::all_of(c.args.begin(), c.args.end(), is_clamped);
-            if (clamped) continue;
-            if (c.callee_is_input) return true;
-            std::optional<int> callee = dag.index_of(c.callee);
-            if (callee && reads_input_unclamped(dag, *callee, depth + 1)) return true;
+bool reads_input_unclamped(const PipelineDAG &dag, int node) {
+    if (node < 0) return false;
+    // Depth-first over unclamped calls, each node once (pyramids share producers).
+    std::vector<bool> seen(dag.nodes().size(), false);
+    std::vector<int> todo = {node};
+    seen[node] = true;
+    while (!todo.empty()) {
+        const int n = todo.back();
+        todo.pop_back();
+        for (const StageInfo &st : dag.node(n).stages) {
+            for (const CallSite &c : st.calls) {
+                if (!c.args.empty() && std::all_of(c.args.begin(), c.args.end(), is_clamped)) continue;
+                if (c.callee_is_input) return true;
+                std::optional<int> callee = dag.index_of(c.callee);
+                if (callee && !seen[*callee]) {
+                    seen[*callee] = true;
+                    todo.push_back(*callee);
+                }
+            }
         }
     }
     return false;
