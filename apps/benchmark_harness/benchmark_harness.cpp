@@ -128,7 +128,8 @@ int main(int argc, char **argv) {
     std::printf("ansor_benchmark_harness: %zu cases, variants %s", o.cases.size(), o.variants[0].c_str());
     for (size_t i = 1; i < o.variants.size(); i++) std::printf(",%s", o.variants[i].c_str());
     std::printf("\n  target %s, %d threads for every variant\n", o.target.c_str(), o.threads);
-    if (o.ansor_log.empty()) std::printf("  Ansor: %d trials per case%s%s\n", o.trials, o.search.empty() ? "" : ", search ", o.search.c_str());
+    if (o.ansor_log.empty() && o.trials == 0) std::printf("  Ansor: zero-shot (the cost model's choice, nothing measured)\n");
+    else if (o.ansor_log.empty()) std::printf("  Ansor: %d trials per case%s%s\n", o.trials, o.search.empty() ? "" : ", search ", o.search.c_str());
     else std::printf("  Ansor: the best record of %s (no tuning)\n", o.ansor_log.c_str());
     std::printf("  timing: median of %d interleaved rounds x %d samples; outputs checked against root (tolerance %g)\n",
                 o.rounds, o.samples, o.tolerance);

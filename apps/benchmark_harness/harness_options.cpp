@@ -24,7 +24,8 @@ const char *const kUsage =
     "  --apps, --ops   the cases (default: every app and every operator at shape 0)\n"
     "  --variants      which variants to build (default: all; expert exists for apps only, the vendor\n"
     "                  libraries for matrix products and 2-D convolutions only)\n"
-    "  --trials N      Ansor's trial budget per case (200); its measurements go to DIR/ansor_logs/CASE.jsonl\n"
+    "  --trials N      Ansor's trial budget per case (200); its measurements go to DIR/ansor_logs/CASE.jsonl;\n"
+    "                  0: zero-shot, the shipped cost model's choice with nothing measured\n"
     "  --log FILE      no tuning: apply FILE's best record for each case (HL_ANSOR_TRIALS=0 HL_ANSOR_LOG=FILE)\n"
     "  --time-limit S  seconds one peer autoscheduler may take to schedule and compile a case (1200);\n"
     "                  over it the variant shows as TIMEOUT\n"
@@ -96,7 +97,7 @@ HarnessOptions parse_harness_options(int argc, char **argv) {
         if (flag == "--apps") apps = value;
         else if (flag == "--ops") ops = value;
         else if (flag == "--variants") variants = value;
-        else if (flag == "--trials") o.trials = parse_int(flag, value, 1);
+        else if (flag == "--trials") o.trials = parse_int(flag, value, 0);
         else if (flag == "--log") o.ansor_log = value;
         else if (flag == "--search") {
             if (value != "random" && value != "model" && value != "evolution") usage("--search: unknown policy \"" + value + "\"");

@@ -6,6 +6,8 @@
 //   ansor_corpus --out corpus/corpus.jsonl.gz [--seeds 0-99] [--stages N] [--max-size 1024]
 //       [--programs 16] [--round 8] [--population 256] [--suite] [--minutes M]
 //       [--target T] [--parallelism 2]
+//   --apps: the 14 apps at their default sizes (the accuracy benchmark's
+//   evaluation set; keep them in a file of their own, never train on it)
 //
 // SIGINT or SIGTERM stops it between rounds (a second SIGINT kills it).
 //   ansor_corpus --summary FILE    what a corpus file holds
@@ -34,7 +36,7 @@ void on_signal(int) {
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
                  "%s\nusage: ansor_corpus --out FILE [--seeds A-B] [--stages N (0: 2..16 drawn per seed)] "
-                 "[--max-size N] [--programs N] [--round N] [--population N] [--suite] [--minutes M] "
+                 "[--max-size N] [--programs N] [--round N] [--population N] [--suite] [--apps] [--minutes M] "
                  "[--target T] [--parallelism N]\n       ansor_corpus --summary FILE\n",
                  problem.c_str());
     std::exit(2);
@@ -76,7 +78,7 @@ int summarise(const std::string &path) {
 
 struct Args {
     ansor_corpus::CorpusRunOptions run;
-    bool seeds_given = false, suite = false;
+    bool seeds_given = false, suite = false, apps = false;
     uint64_t first = 0, last = 99;
     int stages = 0, max_size = 1024;
 };
@@ -86,8 +88,8 @@ Args parse(int argc, char **argv) {
     a.run.target = Halide::Target(default_target);
     for (int i = 1; i < argc; i++) {
         const std::string arg = argv[i];
-        if (arg == "--suite") {
-            a.suite = true;
+        if (arg == "--suite" || arg == "--apps") {
+            (arg == "--suite" ? a.suite : a.apps) = true;
             continue;
         }
         if (i + 1 >= argc) usage("missing value after " + arg);
@@ -124,12 +126,15 @@ int main(int argc, char **argv) {
         if (argc == 3 && std::string(argv[1]) == "--summary") return summarise(argv[2]);
         Args args = parse(argc, argv);
         args.run.options = ansor::Options::from_environment();
-        // Random seeds unless only --suite was asked for.
-        if (args.seeds_given || !args.suite) {
+        // Random seeds unless only --suite or --apps was asked for.
+        if (args.seeds_given || !(args.suite || args.apps)) {
             args.run.specs = ansor_corpus::random_specs(args.first, args.last, args.stages, args.max_size);
         }
         if (args.suite) {
             for (auto &spec : ansor_corpus::suite_specs()) args.run.specs.push_back(spec);
+        }
+        if (args.apps) {
+            for (auto &spec : ansor_corpus::app_specs()) args.run.specs.push_back(spec);
         }
         args.run.stop_requested = [] { return stop.load(); };
         // SA_RESTART: system calls of the measurer (read, waitpid) resume after the signal.

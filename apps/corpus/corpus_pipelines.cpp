@@ -1,5 +1,6 @@
 #include "corpus_pipelines.h"
 
+#include "app_pipelines.h"
 #include "random_pipeline.h"
 #include "shapes.h"
 #include "suite_pipelines.h"
@@ -42,6 +43,26 @@ public:
 private:
     ansor_apps::SuitePipeline p_;
 };
+
+class AppBuilt : public BuiltPipeline {
+public:
+    explicit AppBuilt(ansor_apps::AppPipeline app) : app_(std::move(app)) {}
+    std::vector<Halide::Internal::Function> outputs() const override {
+        std::vector<Halide::Internal::Function> out;
+        for (const Halide::Func &f : app_.pipeline.outputs()) out.push_back(f.function());
+        return out;
+    }
+
+private:
+    ansor_apps::AppPipeline app_;
+};
+
+const ansor_apps::AppInfo *known_app(const std::string &generator) {
+    for (const ansor_apps::AppInfo &app : ansor_apps::app_list()) {
+        if (app.name == generator) return &app;
+    }
+    return nullptr;
+}
 
 int64_t param(const PipelineSpec &spec, const std::string &name) {
     auto it = spec.params.find(name);
@@ -86,6 +107,17 @@ std::vector<PipelineSpec> suite_specs() {
     return out;
 }
 
+std::vector<PipelineSpec> app_specs() {
+    std::vector<PipelineSpec> out;
+    for (const ansor_apps::AppInfo &app : ansor_apps::app_list()) {
+        PipelineSpec s;
+        s.generator = app.name;
+        for (const auto &[name, value] : app.sizes) s.params[name] = value;
+        out.push_back(s);
+    }
+    return out;
+}
+
 std::unique_ptr<BuiltPipeline> build_pipeline(const PipelineSpec &spec, const Halide::Target &target) {
     if (spec.generator == kRandomGenerator) {
         random_pipeline::RandomPipelineSpec r;
@@ -95,6 +127,15 @@ std::unique_ptr<BuiltPipeline> build_pipeline(const PipelineSpec &spec, const Ha
         if (spec.params.size() != 3) throw ansor::UserError("pipeline " + spec.id() + ": random_pipeline takes seed, stages and max_size");
         try {
             return std::make_unique<RandomBuilt>(r);
+        } catch (const std::invalid_argument &e) {
+            throw ansor::UserError("pipeline " + spec.id() + ": " + e.what());
+        }
+    }
+    if (const ansor_apps::AppInfo *app = known_app(spec.generator)) {
+        std::map<std::string, std::string> sizes;
+        for (const auto &[name, value] : spec.params) sizes[name] = std::to_string(value);
+        try {
+            return std::make_unique<AppBuilt>(ansor_apps::build_app_pipeline(app->name, false, target, sizes));
         } catch (const std::invalid_argument &e) {
             throw ansor::UserError("pipeline " + spec.id() + ": " + e.what());
         }

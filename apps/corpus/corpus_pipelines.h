@@ -2,8 +2,10 @@
 // Which pipelines a corpus holds and how each is built in process: random
 // pipelines (generators/random/) by seed, and optionally the operator suite
 // at Ansor's shapes and the layer generators at their default shapes
-// (generators/shapes.h). The 14 apps of apps/app_pipelines are the
-// evaluation set and are never part of a corpus.
+// (generators/shapes.h). The 14 apps of apps/app_pipelines are the cost
+// model's evaluation set: `app_specs()` measures them into a file of their
+// own (corpus/apps_eval.jsonl.gz) that the accuracy benchmark tests on and
+// the shipped model is never trained on.
 #include "corpus_file.h"
 
 #include <Halide.h>
@@ -25,6 +27,9 @@ std::vector<PipelineSpec> random_specs(uint64_t first, uint64_t last, int stages
 // Every operator of the suite at each of Ansor's shapes, then every layer
 // generator at its default shape.
 std::vector<PipelineSpec> suite_specs();
+
+// Every app of apps/app_pipelines at its default sizes.
+std::vector<PipelineSpec> app_specs();
 
 // A pipeline built from its spec; owns the Funcs (keep it while its DAG is in use).
 class BuiltPipeline {
