@@ -3,7 +3,7 @@
 // suite read from tuning logs and reports how well it ranks unseen ones.
 //
 //   ansor_model_accuracy LOG [LOG...] [--seed N] [--test-share 0.2] [--target T]
-//       [--eval-corpus FILE...] [--corpus FILE...] [--no-random-split]
+//       [--eval-corpus FILE...] [--corpus FILE...] [--no-random-split] [--hold-out-eval-corpus]
 //
 // Two evaluations, each printed as one line of
 // pairwise_accuracy / recall@30 / r2 (src/model/ranking_metrics.h), every
@@ -21,7 +21,9 @@
 // data only (the random-pipeline corpus): each held-out pipeline is then
 // scored twice, by a model trained with the corpus and by one without it
 // (cold), and both print top-1: the time of the model's first choice over
-// the best measured time of that pipeline.
+// the best measured time of that pipeline. --hold-out-eval-corpus leaves
+// out only the --eval-corpus pipelines (the logs' pipelines train in every
+// fold), one model per app instead of one per pipeline.
 #include "features/program_features.h"
 #include "model/make_cost_model.h"
 #include "model/pack_sum_xgboost.h"
@@ -52,6 +54,7 @@ struct Args {
     std::vector<std::string> eval_corpora;      // corpus files whose pipelines are evaluated too
     std::vector<std::string> training_corpora;  // corpus files used only for training
     bool random_split = true;
+    bool hold_out_eval_corpus_only = false;  // leave out only --eval-corpus pipelines (the logs' always train)
     uint64_t seed = 0;
     double test_share = 0.2;
     std::string target = default_target;
@@ -72,6 +75,7 @@ struct Args {
     std::fprintf(stderr, "%s\nusage: ansor_model_accuracy LOG [LOG...] [--seed N] [--test-share 0.2] [--target T]\n"
                  "       [--importance N] [--dump CSV] [--per-pipeline-model] [--objective pairwise|square]\n"
                  "       [--no-leave-one-out] [--no-random-split] [--eval-corpus FILE] [--corpus FILE]\n"
+                 "       [--hold-out-eval-corpus]\n"
                  "       [--max-depth D] [--eta E] [--max-rounds R] [--min-weight W]\n",
                  problem.c_str());
     std::exit(2);
@@ -91,6 +95,10 @@ Args parse(int argc, char **argv) {
         }
         if (arg == "--no-leave-one-out") {
             a.leave_one_out = false;
+            continue;
+        }
+        if (arg == "--hold-out-eval-corpus") {
+            a.hold_out_eval_corpus_only = true;
             continue;
         }
         if (arg == "--no-random-split") {
@@ -319,12 +327,12 @@ double top1_ratio(const ansor::ProgramGroup &g) {
 // pipeline and on `extra` (training-only pipelines), tested on all of its
 // programs. `label` names the variant in every line.
 void evaluate_leave_one_out(const std::vector<DatasetPipeline> &pipelines, const std::vector<DatasetPipeline> &extra,
-                            const std::string &label, const Args &args) {
+                            size_t first_held_out, const std::string &label, const Args &args) {
     std::vector<DatasetPipeline> pool = pipelines;
     pool.insert(pool.end(), extra.begin(), extra.end());
     std::vector<ansor::ProgramGroup> held_out;
     std::vector<double> ratios;
-    for (size_t h = 0; h < pipelines.size(); h++) {
+    for (size_t h = first_held_out; h < pipelines.size(); h++) {
         std::vector<Indices> train(pool.size()), test(pool.size());
         for (size_t p = 0; p < pool.size(); p++) (p == h ? test : train)[p] = all_programs(pool[p]);
         if (count(train) == 0) continue;
@@ -370,6 +378,7 @@ int main(int argc, char **argv) {
         const Halide::Target target(args.target);
         auto t0 = std::chrono::steady_clock::now();
         ansor_apps::ProgramDataset data = ansor_apps::load_suite_dataset(args.logs, target, kParallelism);
+        const size_t first_held_out = args.hold_out_eval_corpus_only ? data.pipelines.size() : 0;
         if (!args.eval_corpora.empty()) ansor_corpus::add_corpus_files(args.eval_corpora, target, data);
         print_dataset(data, target.to_string());
         ansor_apps::ProgramDataset training_only;
@@ -388,9 +397,10 @@ int main(int argc, char **argv) {
         if (args.random_split) evaluate_random_split(data.pipelines, args);
         if (args.leave_one_out) {
             if (!training_only.pipelines.empty()) {
-                evaluate_leave_one_out(data.pipelines, training_only.pipelines, "leave_one_pipeline_out with_corpus", args);
+                evaluate_leave_one_out(data.pipelines, training_only.pipelines, first_held_out,
+                                       "leave_one_pipeline_out with_corpus", args);
             }
-            evaluate_leave_one_out(data.pipelines, {}, "leave_one_pipeline_out", args);
+            evaluate_leave_one_out(data.pipelines, {}, first_held_out, "leave_one_pipeline_out", args);
         }
         std::printf("trained and scored in %.1f s\n", seconds_since(t0));
     } catch (const ansor::UserError &e) {
