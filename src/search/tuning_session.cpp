@@ -54,7 +54,7 @@ TuningSession::TuningSession(const PipelineDAG &dag, const Halide::Target &targe
     if (!settings_.log.empty()) {
         log_.emplace(settings_.log);
         if (settings_.resume_from_log) {
-            history_ = log_->load(dag_, key(), target_);
+            history_ = log_->load(dag_, key(), conditions_of_this_build(target_, settings_.measure.threads));
             logged_trials_ = (int64_t)history_.size();
             if (settings_.progress) {
                 std::fprintf(stderr, "[ansor] log %s: %zu records for pipeline %s on this target\n",
@@ -155,6 +155,7 @@ void TuningSession::record(const TrialRecord &t) {
         RecordMeta meta;
         meta.trial = logged_trials_;
         meta.seed = settings_.tuner.seed;
+        meta.threads = settings_.measure.threads;
         try {
             log_->append(key(), target_, t.state, t.result, meta);
         } catch (const InvalidState &e) {
