@@ -77,12 +77,26 @@ TuningRecord make_record(const PipelineKey &key, const Halide::Target &target, c
     return r;
 }
 
+TuningRecord adopt_record(const TuningRecord &old, const MeasureConditions &conditions, const std::string &origin) {
+    if (old.conditions) throw std::invalid_argument("only a version 1 record can be adopted; " + origin + " names its conditions");
+    if (conditions.target != old.target) {
+        throw std::invalid_argument("adopting " + origin + " measured on " + old.target + " under target " + conditions.target);
+    }
+    TuningRecord r = old;
+    r.version = kTuningRecordVersion;
+    r.check.clear();
+    r.conditions = conditions;
+    r.adopted_from = origin;
+    r.state.reset();
+    return r;
+}
+
 std::string record_line(const TuningRecord &r) {
     // Fields in a fixed, readable order; the steps, the longest, last.
     ordered_json j;
     j["version"] = r.version;
     j["pipeline"] = r.pipeline;
-    if (!r.check.empty()) j["check"] = r.check;
+    if (r.conditions) j["check"] = r.check;  // "" in an adopted record: not known
     j["target"] = r.target;
     if (r.conditions) {
         j["threads"] = r.conditions->threads;
@@ -91,6 +105,7 @@ std::string record_line(const TuningRecord &r) {
         j["feature_set"] = r.conditions->feature_set;
         j["key_format"] = r.conditions->key_format;
     }
+    if (!r.adopted_from.empty()) j["adopted_from"] = r.adopted_from;
     j["outputs"] = r.outputs;
     j["ok"] = r.ok;
     j["error"] = r.error;
@@ -124,6 +139,7 @@ TuningRecord record_from_json(const json &j) {
         c.feature_set = string_field(j, "feature_set");
         c.key_format = string_field(j, "key_format");
         r.conditions = std::move(c);
+        if (j.contains("adopted_from")) r.adopted_from = string_field(j, "adopted_from");
     }
     if (j.contains("outputs")) {
         const json &o = j.at("outputs");

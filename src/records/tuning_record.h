@@ -36,6 +36,9 @@ struct TuningRecord {
     // Where it was measured; none in a version 1 record, which did not say
     // (such a record is never applied: docs/tuning_log.md).
     std::optional<MeasureConditions> conditions;
+    // "log:line" of the version 1 record this one was adopted from
+    // (ansor_log_adopt); empty for a measurement.
+    std::string adopted_from;
     std::vector<std::string> outputs;  // output Func names, for people only
     bool ok = false;
     std::string error;
@@ -60,6 +63,12 @@ TuningRecord make_record(const PipelineKey &key, const Halide::Target &target, c
 // The line written to the log, without its newline. Never throws on odd
 // bytes in an error message (invalid UTF-8 is replaced).
 std::string record_line(const TuningRecord &r);
+
+// A version 1 record (no conditions recorded) as a current one measured
+// under `conditions` (whose target must be the record's), with its origin
+// "log:line" in adopted_from and an empty check (version 1 did not keep
+// one). Whoever adopts asserts the conditions: ansor_log_adopt.
+TuningRecord adopt_record(const TuningRecord &old, const MeasureConditions &conditions, const std::string &origin);
 
 // A record written by a later build, in a format this one does not read.
 // A log shared with a newer build stays readable: such records are skipped.

@@ -57,8 +57,8 @@ TuningSession::TuningSession(const PipelineDAG &dag, const Halide::Target &targe
             history_ = log_->load(dag_, key(), conditions_of_this_build(target_, settings_.measure.threads));
             logged_trials_ = (int64_t)history_.size();
             if (settings_.progress) {
-                std::fprintf(stderr, "[ansor] log %s: %zu records for pipeline %s on this target\n",
-                             settings_.log.c_str(), history_.size(), key().hash.c_str());
+                std::fprintf(stderr, "[ansor] log %s: %zu records for pipeline %s on this target, host and %d thread(s)\n",
+                             settings_.log.c_str(), history_.size(), key().hash.c_str(), settings_.measure.threads);
             }
         }
     }

@@ -335,3 +335,34 @@ TEST_CASE("tuning log: a session applies no record of another thread count") {
     CHECK(session.history().empty());
     CHECK_THROWS_WITH_AS(session.choose(), doctest::Contains("holds no successful measurement"), UserError);
 }
+
+TEST_CASE("tuning log: a version 1 record applies only once adopted under stated conditions") {
+    PipelineDAG dag(ansor_test::make_matmul(32).functions(), 2);
+    PipelineKey key = make_pipeline_key(dag);
+    auto states = samples(dag, 2, 17);
+    TempLog old_log, new_log;
+    nlohmann::json old = nlohmann::json::parse(record_line(record_of(key, states[0], 0, 0.7)));
+    for (const char *f : {"check", "threads", "host", "steps_format", "feature_set", "key_format"}) old.erase(f);
+    old["version"] = 1;
+    old_log.write_raw(old.dump() + "\n");
+    Warnings w;
+    CHECK_FALSE(TuningLog(old_log.path, w.sink()).best(dag, cpu()));
+    REQUIRE(w.seen.size() == 1);
+    CHECK(w.seen[0].find("1 of record version 1") != std::string::npos);
+
+    std::vector<TuningRecord> read = TuningLog(old_log.path).read_all();
+    REQUIRE(read.size() == 1);
+    TuningRecord adopted = adopt_record(read[0], conditions_of_this_build(cpu(), 2), old_log.path + ":1");
+    CHECK_THROWS_AS(adopt_record(adopted, conditions_of_this_build(cpu(), 2), "x"), std::invalid_argument);
+    TuningLog(new_log.path).append(adopted);
+    const std::string line = new_log.read();
+    CHECK(line.find("\"adopted_from\":\"" + old_log.path + ":1\"") != std::string::npos);
+    auto best = TuningLog(new_log.path).best(dag, cpu());
+    REQUIRE(best);
+    CHECK(best->min_ms == 0.7);
+    CHECK(best->state->key() == states[0].key());
+    // Stated for another thread count, it does not apply here.
+    TempLog other;
+    TuningLog(other.path).append(adopt_record(read[0], conditions_of_this_build(cpu(), 8), "x"));
+    CHECK_FALSE(TuningLog(other.path, w.sink()).best(dag, cpu()));
+}
