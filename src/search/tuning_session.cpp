@@ -243,7 +243,9 @@ SessionChoice TuningSession::choose() {
         if (!best) {
             throw UserError("HL_ANSOR_TRIALS=0 with HL_ANSOR_LOG=" + settings_.log + ", but the log holds no successful " +
                             "measurement of this pipeline (key " + key().hash + ") on target " + target_.to_string() +
-                            "; tune it first with HL_ANSOR_TRIALS > 0");
+                            " with " + std::to_string(settings_.measure.threads) +
+                            " thread(s) on this host (records measured under other conditions are never applied); "
+                            "tune it first with HL_ANSOR_TRIALS > 0");
         }
         chosen = best->state;
         how.measured = true;

@@ -333,7 +333,9 @@ TEST_CASE("tuning log: a session applies no record of another thread count") {
     REQUIRE(settings.measure.threads == 2);
     TuningSession session(dag, cpu(), settings);
     CHECK(session.history().empty());
-    CHECK_THROWS_WITH_AS(session.choose(), doctest::Contains("holds no successful measurement"), UserError);
+    const std::string why = "holds no successful measurement of this pipeline (key " + key.hash + ") on target " +
+                            cpu().to_string() + " with 2 thread(s)";
+    CHECK_THROWS_WITH_AS(session.choose(), doctest::Contains(why.c_str()), UserError);
 }
 
 TEST_CASE("tuning log: a version 1 record applies only once adopted under stated conditions") {
