@@ -113,7 +113,7 @@ ProgramDataset load_suite_dataset(const std::vector<std::string> &logs, const Ha
             // logs is one program (else it could land in train and test).
             std::vector<ansor::TuningRecord> records;
             for (const std::string &path : logs) {
-                std::vector<ansor::TuningRecord> more = ansor::TuningLog(path).load(dag, key, target);
+                std::vector<ansor::TuningRecord> more = ansor::TuningLog(path).load(dag, key, target, ansor::RecordScope::any_conditions);
                 records.insert(records.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
             }
             add_records(dag, records, p);

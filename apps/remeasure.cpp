@@ -128,7 +128,7 @@ int main(int argc, char **argv) {
 
         // One record per distinct program: its fastest successful time.
         std::map<std::string, ansor::TuningRecord> programs;
-        for (ansor::TuningRecord &r : ansor::TuningLog(args.log).load(dag, key, target)) {
+        for (ansor::TuningRecord &r : ansor::TuningLog(args.log).load(dag, key, target, ansor::RecordScope::any_conditions)) {
             if (!r.ok || !r.state) continue;
             const std::string steps = r.steps.dump();
             auto it = programs.find(steps);

@@ -13,6 +13,11 @@
 
 namespace ansor {
 
+// The format of the steps a record stores. Raise it when a step's JSON
+// changes meaning (a field read differently, a derived loop name made
+// another way): records of another format are then never applied.
+constexpr int kStepsFormatVersion = 1;
+
 // Throws InvalidState when a step names a Func or loop the pipeline does not
 // have (a state that never replayed).
 nlohmann::json canonical_steps(const State &state, const CanonicalNames &names);

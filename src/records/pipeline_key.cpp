@@ -10,6 +10,36 @@ using namespace Halide::Internal;
 
 namespace {
 
+// Raise when the canonical description changes (every key changes with it).
+constexpr int kPipelineKeyRevision = 1;
+
+// Halide's printer on a fixed set of expressions: the node kinds, types and
+// operators a description prints. If a Halide prints any differently, keys
+// of the same pipeline differ, and so does this text.
+std::string printer_probe_text() {
+    Var x("x"), y("y");
+    Expr f = cast<float>(x) * 0.5f;
+    std::vector<Expr> probes = {
+        x + y * 2 - (x / 3) % 4,
+        min(x, y) + max(x, 1),
+        select((x < y && !(x == 2)) || y >= 5, x, y),
+        cast<uint8_t>(clamp(x, 0, 255)),
+        sqrt(f) + abs(f) + floor(f) + pow(f, 2.0f),
+        cast<int16_t>(x) >> 2,
+        Let::make("t", x + 1, Variable::make(Int(32), "t") * 2),
+        likely(x > 0),
+        Broadcast::make(x, 4) + Ramp::make(y, 1, 4),
+        cast<double>(f) / Expr(3.0),
+        x != y,
+        Call::make(Int(32), "probe_extern", {x, f}, Call::Extern),
+        StringImm::make("s"),
+    };
+    std::ostringstream out;
+    for (const Expr &e : probes) out << e << "\n";
+    out << Float(32) << " " << UInt(8, 4) << " " << Int(64) << " " << Handle() << "\n";
+    return out.str();
+}
+
 // An input as the description lists it: an ImageParam or scalar Param, or
 // a constant Buffer baked into the pipeline.
 struct InputRef {
@@ -278,6 +308,27 @@ std::string fnv1a_hex(const std::string &text) {
     return buf;
 }
 
+std::string check_hash_hex(const std::string &text) {
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)text.size();
+    for (unsigned char c : text) {
+        h = (h ^ c) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+    }
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebull;
+    h ^= h >> 31;
+    char buf[17];
+    std::snprintf(buf, sizeof(buf), "%016llx", (unsigned long long)h);
+    return buf;
+}
+
+const std::string &pipeline_key_format() {
+    static const std::string format = std::to_string(kPipelineKeyRevision) + "-" + fnv1a_hex(printer_probe_text());
+    return format;
+}
+
 std::string strip_uniquifier(const std::string &name) {
     size_t dollar = name.rfind('$');
     if (dollar == std::string::npos || dollar + 1 == name.size()) return name;
@@ -286,9 +337,10 @@ std::string strip_uniquifier(const std::string &name) {
 }
 
 PipelineKey make_pipeline_key(const PipelineDAG &dag) {
-    PipelineKey key{"", "", CanonicalNames(dag), {}};
+    PipelineKey key{"", "", "", CanonicalNames(dag), {}, dag.parallelism()};
     key.text = Describer(dag, key.names).describe();
     key.hash = fnv1a_hex(key.text);
+    key.check = check_hash_hex(key.text);
     for (const Function &o : dag.outputs()) key.outputs.push_back(strip_uniquifier(o.name()));
     return key;
 }

@@ -1,20 +1,14 @@
 #include "records/tuning_log.h"
 
 #include "records/canonical_steps.h"
+#include "records/excluded_records.h"
+#include "records/log_file.h"
 #include "util/errors.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 namespace ansor {
@@ -22,10 +16,6 @@ namespace ansor {
 namespace {
 
 std::string where(const std::string &path, int line) { return path + ":" + std::to_string(line); }
-
-std::string system_error(const std::string &what, const std::string &path) {
-    return what + " tuning log '" + path + "': " + std::strerror(errno);
-}
 
 // nlohmann's message without its "[json.exception.parse_error.101] parse
 // error at line 1, " prefix: the caller names the line.
@@ -35,17 +25,36 @@ std::string parse_reason(const nlohmann::json::parse_error &e) {
     return at == std::string::npos ? m : m.substr(at);
 }
 
-// A line that stops mid-record: the parser ran out of input rather than
-// meeting a wrong character. That is what a killed writer leaves behind.
-bool cut_short(const nlohmann::json::parse_error &e, const std::string &line) { return e.byte >= line.size(); }
+// What a run of bytes that is not a record probably is, for the warning.
+std::string what_garbage_is(const std::string &bytes, const nlohmann::json::parse_error &e, bool terminated) {
+    if (bytes.find_first_not_of('\0') == std::string::npos) return "NUL padding, as a killed writer can leave";
+    if (!terminated || e.byte >= bytes.size()) return "a record cut short, as a killed writer leaves";
+    return "not JSON: " + parse_reason(e);
+}
 
-void write_all(int fd, const std::string &data, const std::string &path) {
-    size_t done = 0;
-    while (done < data.size()) {
-        ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw UserError(system_error("cannot write to", path));
-        done += (size_t)n;
+// The JSON of a line, or none if it holds no record. A record glued onto
+// a garbage prefix (an append after a killed writer by a build that did not
+// start a fresh line) is recovered: the prefix is skipped and reported.
+std::optional<nlohmann::json> parse_line(const LogLine &l, const std::string &path,
+                                         const std::function<void(const std::string &)> &warn) {
+    try {
+        return nlohmann::json::parse(l.text);
+    } catch (const nlohmann::json::parse_error &e) {
+        size_t glued = l.text.rfind("{\"version\":");
+        if (glued != std::string::npos && glued > 0) {
+            try {
+                nlohmann::json j = nlohmann::json::parse(l.text.substr(glued));
+                warn(where(path, l.number) + ": skipped " + std::to_string(glued) + " byte(s) at byte offset " +
+                     std::to_string(l.offset) + " before a record (" +
+                     what_garbage_is(l.text.substr(0, glued), e, true) + ")");
+                return j;
+            } catch (const nlohmann::json::parse_error &) {
+            }
+        }
+        warn(where(path, l.number) + ": skipped " + std::to_string(l.text.size()) + " byte(s) at byte offset " +
+             std::to_string(l.offset) + " that are not a tuning record (" + what_garbage_is(l.text, e, l.terminated) +
+             ")");
+        return std::nullopt;
     }
 }
 
@@ -62,74 +71,33 @@ void TuningLog::append(const PipelineKey &key, const Halide::Target &target, con
     append(make_record(key, target, state, result, meta));
 }
 
-void TuningLog::append(const TuningRecord &record) const {
-    std::string line = record_line(record) + "\n";
-    // O_APPEND: every write goes to the end, whatever else writes the file;
-    // no O_TRUNC: what is there stays byte for byte.
-    int fd = ::open(path_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    bool readable = fd >= 0;
-    if (fd < 0 && errno == EACCES) fd = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) throw UserError(system_error("cannot open", path_));
-    try {
-        // After a writer was killed mid-line, start on a fresh line so this
-        // record does not glue onto the cut one.
-        struct stat st {};
-        if (readable && ::fstat(fd, &st) == 0 && st.st_size > 0) {
-            char last = '\n';
-            if (::pread(fd, &last, 1, st.st_size - 1) == 1 && last != '\n') line = "\n" + line;
-        }
-        // One write() for the whole line, so concurrent appenders never interleave.
-        write_all(fd, line, path_);
-        if (::fsync(fd) != 0) throw UserError(system_error("cannot flush", path_));
-    } catch (...) {
-        ::close(fd);
-        throw;
-    }
-    ::close(fd);
-}
+void TuningLog::append(const TuningRecord &record) const { append_log_line(path_, record_line(record)); }
 
 void TuningLog::scan(const std::function<void(TuningRecord &&)> &keep) const {
-    std::ifstream in(path_, std::ios::binary);
-    if (!in) {
-        struct stat st {};
-        if (::stat(path_.c_str(), &st) != 0 && errno == ENOENT) return;  // created by the first append
-        throw UserError(system_error("cannot read", path_));
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    const std::string text = buffer.str();
-
-    size_t pos = 0;
-    int number = 0;
-    while (pos < text.size()) {
-        size_t end = text.find('\n', pos);
-        const bool terminated = end != std::string::npos;
-        if (!terminated) end = text.size();
-        std::string line = text.substr(pos, end - pos);
-        pos = terminated ? end + 1 : end;
-        number++;
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (line.find_first_not_of(" \t") == std::string::npos) continue;
-
-        nlohmann::json j;
-        try {
-            j = nlohmann::json::parse(line);
-        } catch (const nlohmann::json::parse_error &e) {
-            if (!terminated || cut_short(e, line)) {
-                warn_(where(path_, number) + ": record cut short (a tuning process was probably killed while "
-                                             "writing it); skipped");
-                continue;
-            }
-            throw UserError(where(path_, number) + ": malformed tuning record, not JSON (" + parse_reason(e) + ")");
-        }
+    std::optional<std::string> text = read_log_file(path_);
+    if (!text) return;
+    int newer = 0, newest = 0, first_newer = 0;
+    for (const LogLine &l : split_log_lines(*text)) {
+        if (l.text.find_first_not_of(" \t") == std::string::npos) continue;
+        std::optional<nlohmann::json> j = parse_line(l, path_, warn_);
+        if (!j) continue;
         TuningRecord r;
         try {
-            r = record_from_json(j);
+            r = record_from_json(*j);
+        } catch (const NewerRecordVersion &e) {
+            if (newer++ == 0) first_newer = l.number;
+            newest = std::max(newest, e.version);
+            continue;
         } catch (const std::exception &e) {
-            throw UserError(where(path_, number) + ": malformed tuning record: " + e.what());
+            throw UserError(where(path_, l.number) + ": malformed tuning record: " + e.what());
         }
-        r.line = number;
+        r.line = l.number;
         keep(std::move(r));
+    }
+    if (newer) {
+        warn_(path_ + ": skipped " + std::to_string(newer) + " record(s) of a newer format (version up to " +
+              std::to_string(newest) + "; this build reads 1.." + std::to_string(kTuningRecordVersion) +
+              "), the first at line " + std::to_string(first_newer));
     }
 }
 
@@ -137,14 +105,42 @@ std::vector<TuningRecord> TuningLog::load(const PipelineDAG &dag, const Halide::
     return load(dag, make_pipeline_key(dag), target);
 }
 
+std::vector<TuningRecord> TuningLog::load(const PipelineDAG &dag, const PipelineKey &key, const Halide::Target &target,
+                                          RecordScope scope) const {
+    return load(dag, key, conditions_of_this_build(target, key.parallelism), scope);
+}
+
 std::vector<TuningRecord> TuningLog::load(const PipelineDAG &dag, const PipelineKey &key,
-                                          const Halide::Target &target) const {
-    const std::string target_name = target.to_string();
+                                          const MeasureConditions &conditions, RecordScope scope) const {
+    const bool applicable_only = scope == RecordScope::applicable;
     std::vector<TuningRecord> out;
+    ExcludedRecords excluded(path_, key.hash, key.check, conditions);
     int unfit = 0;
     std::string first_unfit;
     scan([&](TuningRecord &&r) {
-        if (r.pipeline != key.hash || r.target != target_name) return;
+        if (r.pipeline != key.hash) {
+            if (applicable_only && r.conditions && r.conditions->key_format != conditions.key_format) {
+                excluded.other_key_format(r);
+            }
+            return;
+        }
+        if (!r.check.empty() && r.check != key.check) {
+            excluded.collision(r);
+            return;
+        }
+        if (!applicable_only) {
+            if (r.target != conditions.target) return;
+        } else if (!r.conditions) {
+            if (r.target != conditions.target) excluded.other_conditions(r, {"target"});
+            else excluded.unrecorded_conditions(r);
+            return;
+        } else {
+            std::vector<std::string> differing = differing_conditions(*r.conditions, conditions);
+            if (!differing.empty()) {
+                excluded.other_conditions(r, differing);
+                return;
+            }
+        }
         try {
             State s = state_from_canonical_steps(dag, key.names, r.steps);
             s.replay();
@@ -154,6 +150,7 @@ std::vector<TuningRecord> TuningLog::load(const PipelineDAG &dag, const Pipeline
             if (unfit++ == 0) first_unfit = where(path_, r.line) + ": " + e.what();
         }
     });
+    excluded.report(warn_);
     if (unfit) {
         warn_(std::to_string(unfit) + " record(s) of this pipeline no longer fit it and were skipped; the first: " +
               first_unfit);

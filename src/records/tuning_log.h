@@ -1,13 +1,18 @@
 #pragma once
 // A tuning log: an append-only JSON-lines file of measurements, one record
-// per line (tuning_record.h), filed under a pipeline key and a target so that
-// one log can hold many pipelines. Guarantees (docs/tuning_log.md):
-//   - append() never truncates or rewrites: it opens with O_APPEND, writes
-//     one whole line in one write() and fsyncs it before returning;
-//   - a record cut short (a process killed mid-write) is skipped with a
-//     warning, and the next append starts on a fresh line;
-//   - any other malformed line is a UserError naming file:line and why;
-//   - records of other pipelines or targets are ignored;
+// per line (tuning_record.h), filed under a pipeline key and the conditions
+// it was measured under (record_conditions.h), so that one log can hold many
+// pipelines, targets and machines. Guarantees (docs/tuning_log.md):
+//   - append() never truncates or rewrites: under an exclusive flock it
+//     writes one whole line in one write() and fsyncs it before returning,
+//     so several processes can append to one log;
+//   - bytes that are not a record (a writer killed mid-record, NUL padding)
+//     are skipped with a warning naming their byte offset, wherever they
+//     are; the next append starts on a fresh line;
+//   - a JSON line that is not a valid record is a UserError naming file:line;
+//   - records of other pipelines are ignored; records of this pipeline
+//     measured under other conditions (target, thread count, host CPU,
+//     format) or with no conditions recorded are reported and not applied;
 //   - a record whose steps no longer fit the pipeline is skipped with a warning.
 #include "records/tuning_record.h"
 
@@ -17,6 +22,17 @@
 #include <vector>
 
 namespace ansor {
+
+// Which records of a pipeline load() returns.
+enum class RecordScope {
+    // Measured under exactly these conditions: what may be applied, resumed
+    // from and trained on in a tuning run.
+    applicable,
+    // Measured on this target under any thread count, host, format, with or
+    // without recorded conditions: for datasets that only want programs and
+    // their relative times. Key collisions are still left out.
+    any_conditions,
+};
 
 class TuningLog {
 public:
@@ -34,12 +50,19 @@ public:
                 const MeasureResult &result, const RecordMeta &meta = {}) const;
     void append(const TuningRecord &record) const;
 
-    // The records for this pipeline and target, in file order, each with its
-    // state rebuilt for `dag`. A missing file gives none.
+    // The records of this pipeline measured under `conditions` (scope
+    // applicable), in file order, each with its state rebuilt for `dag`.
+    // A missing file gives none. Records left out are reported (one warning
+    // per kind, with counts).
+    std::vector<TuningRecord> load(const PipelineDAG &dag, const PipelineKey &key, const MeasureConditions &conditions,
+                                   RecordScope scope = RecordScope::applicable) const;
+    // The same under this build's conditions on `target` with the DAG's
+    // parallelism as the thread count.
     std::vector<TuningRecord> load(const PipelineDAG &dag, const Halide::Target &target) const;
-    std::vector<TuningRecord> load(const PipelineDAG &dag, const PipelineKey &key, const Halide::Target &target) const;
+    std::vector<TuningRecord> load(const PipelineDAG &dag, const PipelineKey &key, const Halide::Target &target,
+                                   RecordScope scope = RecordScope::applicable) const;
 
-    // The fastest successful record for this pipeline and target.
+    // The fastest successful applicable record for this pipeline and target.
     std::optional<TuningRecord> best(const PipelineDAG &dag, const Halide::Target &target) const;
 
     // Every well-formed record of every pipeline, without states (for the
@@ -47,7 +70,9 @@ public:
     std::vector<TuningRecord> read_all() const;
 
 private:
-    // Parses every line; calls `keep` on each record, which decides.
+    // Parses every line; calls `keep` on each record, which decides. Bytes
+    // that are not a record, and records of a newer format, are skipped with
+    // a warning.
     void scan(const std::function<void(TuningRecord &&)> &keep) const;
     std::string path_;
     WarningSink warn_;

@@ -42,6 +42,12 @@ std::string string_field(const json &j, const char *name) {
     return v.get<std::string>();
 }
 
+int64_t integer_field(const json &j, const char *name) {
+    const json &v = field(j, name);
+    if (!v.is_number_integer()) wrong_type(name, "an integer", v);
+    return v.get<int64_t>();
+}
+
 double number_field(const json &j, const char *name, bool null_is_infinity) {
     const json &v = field(j, name);
     if (v.is_null() && null_is_infinity) return std::numeric_limits<double>::infinity();
@@ -55,7 +61,9 @@ TuningRecord make_record(const PipelineKey &key, const Halide::Target &target, c
                          const MeasureResult &result, const RecordMeta &meta) {
     TuningRecord r;
     r.pipeline = key.hash;
+    r.check = key.check;
     r.target = target.to_string();
+    r.conditions = conditions_of_this_build(target, meta.threads.value_or(key.parallelism));
     r.outputs = key.outputs;
     r.ok = result.ok;
     r.error = result.error.size() > kMaxErrorChars ? result.error.substr(0, kMaxErrorChars) + "..." : result.error;
@@ -69,12 +77,35 @@ TuningRecord make_record(const PipelineKey &key, const Halide::Target &target, c
     return r;
 }
 
+TuningRecord adopt_record(const TuningRecord &old, const MeasureConditions &conditions, const std::string &origin) {
+    if (old.conditions) throw std::invalid_argument("only a version 1 record can be adopted; " + origin + " names its conditions");
+    if (conditions.target != old.target) {
+        throw std::invalid_argument("adopting " + origin + " measured on " + old.target + " under target " + conditions.target);
+    }
+    TuningRecord r = old;
+    r.version = kTuningRecordVersion;
+    r.check.clear();
+    r.conditions = conditions;
+    r.adopted_from = origin;
+    r.state.reset();
+    return r;
+}
+
 std::string record_line(const TuningRecord &r) {
     // Fields in a fixed, readable order; the steps, the longest, last.
     ordered_json j;
     j["version"] = r.version;
     j["pipeline"] = r.pipeline;
+    if (r.conditions) j["check"] = r.check;  // "" in an adopted record: not known
     j["target"] = r.target;
+    if (r.conditions) {
+        j["threads"] = r.conditions->threads;
+        j["host"] = r.conditions->host;
+        j["steps_format"] = r.conditions->steps_format;
+        j["feature_set"] = r.conditions->feature_set;
+        j["key_format"] = r.conditions->key_format;
+    }
+    if (!r.adopted_from.empty()) j["adopted_from"] = r.adopted_from;
     j["outputs"] = r.outputs;
     j["ok"] = r.ok;
     j["error"] = r.error;
@@ -94,12 +125,22 @@ TuningRecord record_from_json(const json &j) {
     const json &version = field(j, "version");
     if (!version.is_number_integer()) wrong_type("version", "an integer", version);
     r.version = version.get<int>();
-    if (r.version < 1 || r.version > kTuningRecordVersion) {
-        throw std::invalid_argument("record version " + std::to_string(r.version) + " is not one this build reads (1.." +
-                                    std::to_string(kTuningRecordVersion) + ")");
-    }
+    if (r.version < 1) throw std::invalid_argument("record version " + std::to_string(r.version) + " does not exist");
+    if (r.version > kTuningRecordVersion) throw NewerRecordVersion(r.version);
     r.pipeline = string_field(j, "pipeline");
     r.target = string_field(j, "target");
+    if (r.version >= 2) {
+        r.check = string_field(j, "check");
+        MeasureConditions c;
+        c.target = r.target;
+        c.threads = (int)integer_field(j, "threads");
+        c.host = string_field(j, "host");
+        c.steps_format = (int)integer_field(j, "steps_format");
+        c.feature_set = string_field(j, "feature_set");
+        c.key_format = string_field(j, "key_format");
+        r.conditions = std::move(c);
+        if (j.contains("adopted_from")) r.adopted_from = string_field(j, "adopted_from");
+    }
     if (j.contains("outputs")) {
         const json &o = j.at("outputs");
         if (!o.is_array()) wrong_type("outputs", "an array of strings", o);

@@ -54,11 +54,11 @@ TuningSession::TuningSession(const PipelineDAG &dag, const Halide::Target &targe
     if (!settings_.log.empty()) {
         log_.emplace(settings_.log);
         if (settings_.resume_from_log) {
-            history_ = log_->load(dag_, key(), target_);
+            history_ = log_->load(dag_, key(), conditions_of_this_build(target_, settings_.measure.threads));
             logged_trials_ = (int64_t)history_.size();
             if (settings_.progress) {
-                std::fprintf(stderr, "[ansor] log %s: %zu records for pipeline %s on this target\n",
-                             settings_.log.c_str(), history_.size(), key().hash.c_str());
+                std::fprintf(stderr, "[ansor] log %s: %zu records for pipeline %s on this target, host and %d thread(s)\n",
+                             settings_.log.c_str(), history_.size(), key().hash.c_str(), settings_.measure.threads);
             }
         }
     }
@@ -155,6 +155,7 @@ void TuningSession::record(const TrialRecord &t) {
         RecordMeta meta;
         meta.trial = logged_trials_;
         meta.seed = settings_.tuner.seed;
+        meta.threads = settings_.measure.threads;
         try {
             log_->append(key(), target_, t.state, t.result, meta);
         } catch (const InvalidState &e) {
@@ -242,7 +243,9 @@ SessionChoice TuningSession::choose() {
         if (!best) {
             throw UserError("HL_ANSOR_TRIALS=0 with HL_ANSOR_LOG=" + settings_.log + ", but the log holds no successful " +
                             "measurement of this pipeline (key " + key().hash + ") on target " + target_.to_string() +
-                            "; tune it first with HL_ANSOR_TRIALS > 0");
+                            " with " + std::to_string(settings_.measure.threads) +
+                            " thread(s) on this host (records measured under other conditions are never applied); "
+                            "tune it first with HL_ANSOR_TRIALS > 0");
         }
         chosen = best->state;
         how.measured = true;

@@ -69,8 +69,9 @@ public:
     const PipelineKey &key() const;
     const std::vector<State> &sketches() const { return sketches_; }
     const ProgramSampler &sampler() const { return *sampler_; }
-    // This pipeline's records from the log, in file order: they train the
-    // model, seed the search and count for the best program.
+    // This pipeline's records from the log measured under this session's
+    // conditions (target, measure.threads, host, formats), in file order:
+    // they train the model, seed the search and count for the best program.
     const std::vector<TuningRecord> &history() const { return history_; }
 
     // Measures `trials` more programs (fewer if the space runs dry) and

@@ -5,6 +5,7 @@
 #include "records/canonical_steps.h"
 #include "records/pipeline_key.h"
 #include "records/tuning_log.h"
+#include "record_test_support.h"
 #include "sketch/sketch_generator.h"
 #include "test_pipelines.h"
 #include "util/errors.h"
@@ -24,10 +25,14 @@
 
 using namespace ansor;
 using namespace Halide;
+using ansor_test::cpu;
+using ansor_test::result;
+using ansor_test::samples;
+using ansor_test::TempLog;
+using ansor_test::Warnings;
 
 namespace {
 
-Target cpu() { return Target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41"); }
 Target host() { return measurement_target(get_host_target()); }
 
 // The matmul of test_pipelines.h with every name chosen by the caller;
@@ -64,64 +69,6 @@ std::string key_of(const ansor_test::Pipe &p) {
     PipelineDAG dag(p.functions(), 2);
     return make_pipeline_key(dag).hash;
 }
-
-std::vector<State> samples(const PipelineDAG &dag, int n, uint64_t seed) {
-    auto sketches = generate_sketches({dag, cpu()});
-    AnnotationOptions ao;
-    ao.parallelism = 2;
-    RandomAnnotator annotator(dag, cpu(), ao);
-    std::mt19937_64 rng(seed);
-    std::vector<State> out;
-    for (int i = 0; (int)out.size() < n && i < 20 * n; i++) {
-        try {
-            out.push_back(annotator.annotate(sketches[i % sketches.size()], rng));
-        } catch (const InvalidState &) {
-        }
-    }
-    REQUIRE(!out.empty());
-    return out;
-}
-
-MeasureResult result(double ms, bool ok = true) {
-    MeasureResult r;
-    r.ok = ok;
-    r.error = ok ? "" : "wrong output";
-    r.min_ms = ms;
-    r.median_ms = ms * 1.1;
-    r.seconds = 0.5;
-    return r;
-}
-
-// A fresh path in the temp directory, removed again at scope exit.
-struct TempLog {
-    std::string path;
-    TempLog() {
-        static std::atomic<int> counter{0};
-        path = (std::filesystem::temp_directory_path() /
-                ("ansor_records_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + ".jsonl"))
-                   .string();
-        std::filesystem::remove(path);
-    }
-    ~TempLog() { std::filesystem::remove(path); }
-    std::string read() const {
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream s;
-        s << in.rdbuf();
-        return s.str();
-    }
-    void write_raw(const std::string &bytes) const {
-        std::ofstream out(path, std::ios::binary | std::ios::app);
-        out << bytes;
-    }
-};
-
-// Collects warnings instead of printing them.
-struct Warnings {
-    std::vector<std::string> seen;
-    TuningLog::WarningSink sink() {
-        return [this](const std::string &m) { seen.push_back(m); };
-    }
-};
 
 // Replaces every occurrence of `from` in s.
 std::string replace_all(std::string s, const std::string &from, const std::string &to) {
@@ -386,7 +333,7 @@ TEST_CASE("records: a record cut short at the end is skipped with a warning, and
     CHECK(w.seen.size() == 2);
 }
 
-TEST_CASE("records: a malformed line before the end is an error naming file and line") {
+TEST_CASE("records: a JSON line that is not a valid record is an error naming file and line") {
     PipelineDAG dag(ansor_test::make_matmul(32).functions(), 2);
     PipelineKey key = make_pipeline_key(dag);
     State s = samples(dag, 1, 5)[0];
@@ -409,18 +356,49 @@ TEST_CASE("records: a malformed line before the end is an error naming file and 
         // The summary's reader fails the same way.
         CHECK_THROWS_AS(tl.read_all(), UserError);
     };
-    expect_error("this is not json", 3, "not JSON");
     expect_error("{\"version\": 1, \"pipeline\": \"x\"}", 3, "missing field 'target'");
     nlohmann::json wrong = nlohmann::json::parse(record_line(make_record(key, cpu(), s, result(1), {})));
     wrong["ok"] = "yes";
     expect_error(wrong.dump(), 3, "field 'ok'");
     wrong["ok"] = true;
-    wrong["version"] = 99;
-    expect_error(wrong.dump(), 3, "version 99");
+    wrong.erase("host");
+    expect_error(wrong.dump(), 3, "missing field 'host'");
+    wrong["host"] = "h";
+    wrong["threads"] = "two";
+    expect_error(wrong.dump(), 3, "field 'threads'");
+    wrong["threads"] = 2;
+    wrong["version"] = 0;
+    expect_error(wrong.dump(), 3, "version 0");
     expect_error("[1, 2, 3]", 3, "JSON object");
 }
 
-TEST_CASE("records: records of other pipelines and targets are ignored") {
+TEST_CASE("records: a line that is not JSON, or a newer record version, is skipped with a warning") {
+    PipelineDAG dag(ansor_test::make_matmul(32).functions(), 2);
+    PipelineKey key = make_pipeline_key(dag);
+    State s = samples(dag, 1, 5)[0];
+    TempLog log;
+    Warnings w;
+    TuningLog tl(log.path, w.sink());
+    tl.append(key, cpu(), s, result(1));
+    const size_t offset = log.read().size();
+    log.write_raw("this is not json\n");
+    nlohmann::json newer = nlohmann::json::parse(record_line(make_record(key, cpu(), s, result(0.1), {})));
+    newer["version"] = 99;
+    log.write_raw(newer.dump() + "\n");
+    tl.append(key, cpu(), s, result(3));
+    auto records = tl.load(dag, cpu());
+    REQUIRE(records.size() == 2);
+    CHECK(records[1].line == 4);
+    REQUIRE(w.seen.size() == 2);
+    CHECK(w.seen[0].find(log.path + ":2:") != std::string::npos);
+    CHECK(w.seen[0].find("byte offset " + std::to_string(offset)) != std::string::npos);
+    CHECK(w.seen[0].find("not JSON") != std::string::npos);
+    CHECK(w.seen[1].find("1 record(s) of a newer format (version up to 99") != std::string::npos);
+    CHECK(w.seen[1].find("line 3") != std::string::npos);
+    CHECK(tl.best(dag, cpu())->min_ms == 1);
+}
+
+TEST_CASE("records: records of other pipelines are ignored, of other targets reported") {
     TempLog log;
     Warnings w;
     TuningLog tl(log.path, w.sink());
@@ -440,10 +418,18 @@ TEST_CASE("records: records of other pipelines and targets are ignored") {
         CHECK(r.pipeline == kmm.hash);
         CHECK(r.min_ms >= 5.0);
     }
+    // The matmul's records on the other target are reported, never applied.
+    REQUIRE(w.seen.size() == 1);
+    CHECK(w.seen[0].find("3 record(s) of pipeline " + kmm.hash) != std::string::npos);
+    CHECK(w.seen[0].find("3 with another target (" + other.to_string() + "; this run " + cpu().to_string() + ")") !=
+          std::string::npos);
     CHECK(tl.load(mm, other).size() == 3);
     CHECK(tl.load(blur, cpu()).size() == 3);
     CHECK(tl.load(blur, other).empty());
     CHECK(tl.read_all().size() == 9);
+    w.seen.clear();
+    // Another pipeline's records are not this pipeline's business.
+    CHECK(tl.load(blur, cpu()).size() == 3);
     CHECK(w.seen.empty());
 }
 

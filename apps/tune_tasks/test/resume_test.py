@@ -11,7 +11,9 @@
    HL_ANSOR_LOG=<log> and HL_ANSOR_TRIALS=0: the plugin must find the records
    under the same pipeline key and apply the fastest one, whose time (in the
    schedule file's comment) must equal both the fastest time in the log for
-   that task and the best time the tool reported.
+   that task and the best time the tool reported. The build gives the plugin
+   the tool's parallelism (machine_params), since a record applies only under
+   the thread count it was measured with.
 """
 import argparse
 import json
@@ -124,7 +126,10 @@ def main():
         params = ["%s=%s" % (k, v) for k, v in task["params"].items()]
         genv = dict(env, HL_ANSOR_LOG=log, HL_ANSOR_TRIALS="0")
         g = subprocess.run([args.generator, "-g", task["generator"], "-o", out, "-e", "schedule", "-f", name,
-                            "target=" + args.target, "-p", args.plugin, "-s", "Ansor", "auto_schedule=true"] + params,
+                            "target=" + args.target, "-p", args.plugin, "-s", "Ansor", "auto_schedule=true",
+                            # The tool's thread count (--parallelism, default 2): records of
+                            # another thread count are never applied.
+                            "machine_params=2,33554432,40"] + params,
                            env=genv, capture_output=True, text=True, timeout=200)
         if g.returncode != 0:
             fail("plugin build of %s exited %d:\n%s" % (name, g.returncode, g.stderr))
