@@ -48,6 +48,8 @@ struct Child {
 
 // How long a killed child may take to be reaped before the tuner moves on.
 constexpr double kReapGraceSeconds = 5;
+// How often a running child that keeps silent is checked for having exited.
+constexpr double kExitCheckMs = 100;
 
 // Appends what the child wrote; false at end of file (every holder of the
 // child's socket closed it). Keeps the tail of a flood.
@@ -60,6 +62,16 @@ bool read_output(Child &c) {
         c.output.append(buf, n);
         if (c.output.size() > (1 << 20)) c.output.erase(0, c.output.size() - (1 << 16));
         return true;
+    }
+}
+
+// Reads what the child's socket holds now, without waiting.
+void drain(Child &c) {
+    for (int reads = 0; reads < 256; reads++) {
+        pollfd p{c.fd, POLLIN, 0};
+        int ready = poll(&p, 1, 0);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready <= 0 || !read_output(c)) return;
     }
 }
 
@@ -284,8 +296,13 @@ MeasureResult run_compiled(Child &c, const MeasureOptions &o, double timeout_s) 
             break;
         }
         pollfd p{c.fd, POLLIN, 0};
-        int ready = poll(&p, 1, (int)std::min(left * 1000 + 1, 1e9));
-        if (ready == 0) continue;
+        int ready = poll(&p, 1, (int)std::min(left * 1000 + 1, kExitCheckMs));
+        if (ready == 0) {
+            // A process it started may hold its socket open after it ended.
+            if (!wait_exited(c.pid, 0)) continue;
+            drain(c);
+            break;
+        }
         if (ready < 0) {
             if (errno == EINTR) continue;
             break;
