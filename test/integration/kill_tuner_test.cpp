@@ -1,11 +1,12 @@
 // A tuner killed with kill -9 in the middle of tuning leaves no measuring
-// process behind. Starts a real tuning run (ansor_plugin_load_test, which
-// loads libansor.so) with a marker in its environment, which every process
-// it forks inherits; once measuring processes run, each in a process group
-// of its own, kills the tuner with SIGKILL and checks that no process with
-// the marker is left running.
+// process behind. Starts a real tuning run (ansor_hanging_tuner, which loads
+// libansor.so and whose candidates fork a process and then never end) with a
+// marker in its environment, which every process it forks inherits; once
+// measuring processes run, none in the tuner's process group, kills the
+// tuner with SIGKILL and checks that no process with the marker is left
+// running.
 //
-//   ansor_kill_tuner_test path/to/ansor_plugin_load_test path/to/libansor.so
+//   ansor_kill_tuner_test path/to/ansor_hanging_tuner path/to/libansor.so
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -23,9 +24,9 @@
 
 namespace {
 
-// The state letter and process group of a process from /proc/<pid>/stat;
-// false if it is gone.
-bool read_stat(pid_t pid, char &state, pid_t &group) {
+// The state letter, parent and process group of a process from
+// /proc/<pid>/stat; false if it is gone.
+bool read_stat(pid_t pid, char &state, pid_t &parent_pid, pid_t &group) {
     std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
     std::string text;
     std::getline(in, text);
@@ -33,6 +34,7 @@ bool read_stat(pid_t pid, char &state, pid_t &group) {
     if (!in || paren == std::string::npos) return false;
     int parent = 0, pgrp = 0;
     if (std::sscanf(text.c_str() + paren + 1, " %c %d %d", &state, &parent, &pgrp) != 3) return false;
+    parent_pid = parent;
     group = pgrp;
     return true;
 }
@@ -53,8 +55,8 @@ std::vector<pid_t> running_with_marker(const std::string &marker) {
         long pid = std::strtol(e->d_name, &end, 10);
         if (*end != '\0' || pid <= 0) continue;
         char state = 0;
-        pid_t group = 0;
-        if (!read_stat((pid_t)pid, state, group) || state == 'Z' || state == 'X') continue;
+        pid_t parent = 0, group = 0;
+        if (!read_stat((pid_t)pid, state, parent, group) || state == 'Z' || state == 'X') continue;
         if (has_marker((pid_t)pid, marker)) found.push_back((pid_t)pid);
     }
     closedir(proc);
@@ -65,7 +67,7 @@ std::vector<pid_t> running_with_marker(const std::string &marker) {
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        std::fprintf(stderr, "usage: %s path/to/ansor_plugin_load_test path/to/libansor.so\n", argv[0]);
+        std::fprintf(stderr, "usage: %s path/to/ansor_hanging_tuner path/to/libansor.so\n", argv[0]);
         return 2;
     }
     const std::string marker = "ANSOR_KILL_TUNER_TEST=" + std::to_string(getpid());
@@ -73,28 +75,41 @@ int main(int argc, char **argv) {
     if (tuner < 0) return 2;
     if (tuner == 0) {
         putenv(const_cast<char *>(marker.c_str()));
-        setenv("HL_ANSOR_TRIALS", "100000", 1);
+        setenv("HL_ANSOR_TRIALS", "64", 1);
+        setenv("HL_ANSOR_TIMEOUT", "600", 1);
         setenv("HL_ANSOR_BUILDERS", "2", 1);
         setenv("HL_ANSOR_PROGRESS", "0", 1);
         execl(argv[1], argv[1], argv[2], (char *)nullptr);
         _exit(127);
     }
 
-    // Wait until measuring processes (the tuner's forked children) run.
+    // Wait until a candidate hangs: the process it forked runs (a marked
+    // process whose parent is not the tuner); the other candidates of the
+    // round are compiled and wait for their turn.
+    pid_t tuner_group = -1;
     std::set<pid_t> seen;
+    bool hanging = false;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
-    while (seen.size() < 3 && std::chrono::steady_clock::now() < deadline) {
+    while (!hanging && std::chrono::steady_clock::now() < deadline) {
         for (pid_t p : running_with_marker(marker)) {
-            if (p == tuner) continue;
             char state = 0;
-            pid_t group = 0;
-            if (read_stat(p, state, group) && group != p) {
-                std::fprintf(stderr, "FAIL: measuring process %d is not the leader of its own process group (%d)\n",
-                             (int)p, (int)group);
-                kill(tuner, SIGKILL);
-                return 1;
+            pid_t parent = 0, group = 0;
+            if (!read_stat(p, state, parent, group)) continue;
+            if (p == tuner) {
+                tuner_group = group;
+                continue;
+            }
+            if (group == tuner_group) {
+                // Just forked: it leaves the tuner's group at once.
+                std::this_thread::sleep_for(std::chrono::milliseconds(500));
+                if (read_stat(p, state, parent, group) && state != 'Z' && group == tuner_group) {
+                    std::fprintf(stderr, "FAIL: measuring process %d is in the tuner's process group\n", (int)p);
+                    kill(tuner, SIGKILL);
+                    return 1;
+                }
             }
             seen.insert(p);
+            hanging = hanging || parent != tuner;
         }
         int status = 0;
         if (waitpid(tuner, &status, WNOHANG) == tuner) {
@@ -103,16 +118,12 @@ int main(int argc, char **argv) {
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    if (seen.empty()) {
-        std::fprintf(stderr, "FAIL: no measuring process appeared\n");
+    const size_t alive_at_kill = std::max<size_t>(running_with_marker(marker).size(), 1) - 1;
+    if (!hanging) {
+        std::fprintf(stderr, "FAIL: no candidate started to hang within 300 s\n");
         kill(tuner, SIGKILL);
         return 1;
     }
-    // Kill it while a measuring process runs.
-    while (running_with_marker(marker).size() < 2 && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    const size_t alive_at_kill = std::max<size_t>(running_with_marker(marker).size(), 1) - 1;
     kill(tuner, SIGKILL);
     int status = 0;
     waitpid(tuner, &status, 0);
