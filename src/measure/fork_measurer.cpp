@@ -119,7 +119,8 @@ std::string printable(const std::string &text) {
 }
 
 bool mentions_memory(const std::string &error) {
-    for (const char *sign : {"out of memory", "Out of memory", "bad_alloc", "Cannot allocate memory", "signal 9"}) {
+    for (const char *sign : {"out of memory", "Out of memory", "bad_alloc", "Cannot allocate memory", "mmap", "mprotect",
+                             "signal 9"}) {
         if (error.find(sign) != std::string::npos) return true;
     }
     return false;
