@@ -131,8 +131,7 @@ MeasureResult result_of(const Child &c, const Ending &end, const char *timed_out
                         double timeout_s) {
     MeasureResult r;
     if (timed_out_while) {
-        r.error = std::string("timed out ") + timed_out_while + " after " + seconds_text(timeout_s) +
-                  " s (killed with every process it started)";
+        r.error = std::string("timed out ") + timed_out_while + " after " + seconds_text(timeout_s) + " s";
     } else {
         r = parse_child_output(c.output, end.status);
         r.error = printable(r.error);
@@ -175,7 +174,12 @@ ForkMeasurer::ForkMeasurer(const PipelineDAG &dag, MeasureOptions options) : dag
     // The unscheduled reference is far slower than a tuned candidate (a
     // 1024^3 matmul at root takes seconds; more on a loaded machine), and
     // without it nothing can be measured, so it gets ten candidates' time.
-    reference_ = measure_batch({nullptr}, 1, 10 * options_.timeout_s)[0];
+    try {
+        reference_ = measure_batch({nullptr}, 1, 10 * options_.timeout_s)[0];
+    } catch (...) {
+        munmap(shared_, shared_bytes_);
+        throw;
+    }
     if (!reference_.ok) {
         munmap(shared_, shared_bytes_);
         shared_ = nullptr;
