@@ -2,7 +2,9 @@
 // a pipeline with an extern stage that computes in the first process that
 // runs it (the reference) and, in every later one (the candidates), forks a
 // process and then waits forever, as both do. kill_tuner_test kills this
-// tuner with kill -9 and checks that none of those processes survives it.
+// tuner with kill -9 and checks that none of those processes survives it;
+// with a short HL_ANSOR_TIMEOUT every candidate times out, and the build
+// fails, or with HL_ANSOR_ALLOW_ROOT_FALLBACK=1 falls back to root.
 //
 //   ansor_hanging_tuner path/to/libansor.so
 #include <Halide.h>
@@ -58,6 +60,6 @@ int main(int argc, char **argv) {
     out.set_estimate(x, 0, 256);
     Target target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
     Pipeline(out).auto_schedule("Ansor", target, MachineParams(2, 32 * 1024 * 1024, 40));
-    std::fprintf(stderr, "the tuner finished although its candidates never end\n");
-    return 1;
+    std::fprintf(stderr, "scheduled\n");
+    return 0;
 }
