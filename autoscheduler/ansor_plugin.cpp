@@ -2,7 +2,7 @@
 // (by GenGen's -p, Halide::load_plugin, or add_halide_library's PLUGINS).
 #include "options/options.h"
 #include "search/autoschedule.h"
-#include "util/errors.h"
+#include "search/plugin_boundary.h"
 
 #include <Halide.h>
 
@@ -10,9 +10,10 @@ namespace {
 
 void autoschedule_ansor(const Halide::Pipeline &pipeline, const Halide::Target &target,
                         const Halide::MachineParams &params, Halide::AutoSchedulerResults *results) {
-    std::vector<Halide::Internal::Function> outputs;
-    for (const Halide::Func &f : pipeline.outputs()) outputs.push_back(f.function());
-    try {
+    // Every exception (not only UserError) becomes a Halide user error.
+    ansor::with_halide_user_errors([&] {
+        std::vector<Halide::Internal::Function> outputs;
+        for (const Halide::Func &f : pipeline.outputs()) outputs.push_back(f.function());
         ansor::Options options = ansor::Options::from_environment();
         ansor::AutoscheduleResult r = ansor::autoschedule(outputs, target, params.parallelism, options);
         if (results) {
@@ -21,10 +22,7 @@ void autoschedule_ansor(const Halide::Pipeline &pipeline, const Halide::Target &
             results->machine_params_string = params.to_string();
             results->schedule_source = r.schedule_source;
         }
-    } catch (const ansor::UserError &e) {
-        Halide::Internal::ErrorReport(__FILE__, __LINE__, nullptr, Halide::Internal::ErrorReport::User)
-            << "Ansor autoscheduler: " << e.what() << "\n";
-    }
+    });
 }
 
 // Halide 14 does not install its registration macro; a static initializer

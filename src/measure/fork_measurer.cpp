@@ -1,13 +1,17 @@
 // The parent's side of ForkMeasurer: forks the children of a batch, lets up
 // to `builders` of them compile at once, and releases the compiled ones to
-// run one at a time while nothing compiles (measure_child.cpp is the child).
+// run one at a time while nothing compiles (measure_child.cpp is the child;
+// sandbox.h is what confines it).
 #include "measure/measure_child.h"
 #include "measure/measurer.h"
+#include "measure/sandbox.h"
 #include "util/errors.h"
+#include "util/memory_size.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -42,7 +46,13 @@ struct Child {
     TimeSpan compile, run;
 };
 
-// Appends what the child wrote; false at end of file (it exited).
+// How long a killed child may take to be reaped before the tuner moves on.
+constexpr double kReapGraceSeconds = 5;
+// How often a running child that keeps silent is checked for having exited.
+constexpr double kExitCheckMs = 100;
+
+// Appends what the child wrote; false at end of file (every holder of the
+// child's socket closed it). Keeps the tail of a flood.
 bool read_output(Child &c) {
     char buf[4096];
     for (;;) {
@@ -55,18 +65,35 @@ bool read_output(Child &c) {
     }
 }
 
-// Closes the socket and waits for the child to end (killing it first if
-// asked); returns its wait status.
-int reap(Child &c, bool kill_first) {
-    if (c.pid < 0) return 0;
-    if (kill_first) kill(c.pid, SIGKILL);
-    close(c.fd);
-    int status = 0;
-    while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+// Reads what the child's socket holds now, without waiting.
+void drain(Child &c) {
+    for (int reads = 0; reads < 256; reads++) {
+        pollfd p{c.fd, POLLIN, 0};
+        int ready = poll(&p, 1, 0);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready <= 0 || !read_output(c)) return;
     }
+}
+
+// How a child ended, as the parent saw it.
+struct Ending {
+    int status = 0;          // wait status
+    bool timed_out = false;  // still running at its deadline: killed
+};
+
+// Ends a child: unless `kill_now`, waits until deadline_s for it to exit;
+// then kills its process group (whatever it started dies with it), reaps
+// it with a bound and closes its socket.
+Ending finish(Child &c, double deadline_s, bool kill_now) {
+    Ending e;
+    if (c.pid < 0) return e;
+    if (!kill_now) e.timed_out = !wait_exited(c.pid, deadline_s);
+    kill_group(c.pid);
+    e.status = reap(c.pid, kReapGraceSeconds);
+    close(c.fd);
     c.pid = -1;
     c.fd = -1;
-    return status;
+    return e;
 }
 
 std::string seconds_text(double s) {
@@ -75,13 +102,43 @@ std::string seconds_text(double s) {
     return buf;
 }
 
+// A candidate's text as a log and a terminal can take it: printable ASCII,
+// other bytes as \xNN.
+std::string printable(const std::string &text) {
+    std::string out;
+    for (unsigned char ch : text) {
+        if ((ch >= 0x20 && ch < 0x7f) || ch == '\n' || ch == '\t') {
+            out += (char)ch;
+        } else {
+            char buf[8];
+            std::snprintf(buf, sizeof(buf), "\\x%02x", ch);
+            out += buf;
+        }
+    }
+    return out;
+}
+
+bool mentions_memory(const std::string &error) {
+    for (const char *sign : {"out of memory", "Out of memory", "bad_alloc", "Cannot allocate memory", "mmap", "mprotect",
+                             "signal 9"}) {
+        if (error.find(sign) != std::string::npos) return true;
+    }
+    return false;
+}
+
 // `timed_out_while`: the phase it ran out of time in, or nullptr.
-MeasureResult result_of(const Child &c, int status, const char *timed_out_while, double timeout_s) {
+MeasureResult result_of(const Child &c, const Ending &end, const char *timed_out_while, const MeasureOptions &o,
+                        double timeout_s) {
     MeasureResult r;
     if (timed_out_while) {
         r.error = std::string("timed out ") + timed_out_while + " after " + seconds_text(timeout_s) + " s";
     } else {
-        r = parse_child_output(c.output, status);
+        r = parse_child_output(c.output, end.status);
+        r.error = printable(r.error);
+        if (!r.ok && o.memory_limit_bytes > 0 && mentions_memory(r.error)) {
+            r.error += " (a measuring process may map " + memory_size_text(o.memory_limit_bytes) +
+                       " beyond the tuner's memory: HL_ANSOR_MEMORY_LIMIT)";
+        }
     }
     r.compile = c.compile;
     r.run = c.run;
@@ -109,19 +166,30 @@ ForkMeasurer::ForkMeasurer(const PipelineDAG &dag, MeasureOptions options) : dag
     }
     shared_bytes_ = std::max<size_t>(reference_bytes(dag), 1);
     shared_ = mmap(nullptr, shared_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (shared_ == MAP_FAILED) throw std::runtime_error("cannot map shared memory for the reference output");
+    if (shared_ == MAP_FAILED) {
+        shared_ = nullptr;
+        throw UserError("cannot map " + memory_size_text(shared_bytes_) +
+                        " of shared memory for the reference outputs: " + std::strerror(errno));
+    }
     // The unscheduled reference is far slower than a tuned candidate (a
     // 1024^3 matmul at root takes seconds; more on a loaded machine), and
     // without it nothing can be measured, so it gets ten candidates' time.
-    reference_ = measure_batch({nullptr}, 1, 10 * options_.timeout_s)[0];
+    try {
+        reference_ = measure_batch({nullptr}, 1, 10 * options_.timeout_s)[0];
+    } catch (...) {
+        munmap(shared_, shared_bytes_);
+        throw;
+    }
     if (!reference_.ok) {
+        munmap(shared_, shared_bytes_);
+        shared_ = nullptr;
         throw UserError("the unscheduled pipeline (every Func at root) failed on inputs of the estimated sizes: " +
                         reference_.error);
     }
 }
 
 ForkMeasurer::~ForkMeasurer() {
-    if (shared_ && shared_ != MAP_FAILED) munmap(shared_, shared_bytes_);
+    if (shared_) munmap(shared_, shared_bytes_);
 }
 
 std::vector<MeasureResult> ForkMeasurer::measure(const std::vector<State> &states) {
@@ -132,31 +200,49 @@ std::vector<MeasureResult> ForkMeasurer::measure(const std::vector<State> &state
 
 namespace {
 
+// The child's side of spawn(): enters the sandbox, makes the reference
+// outputs read-only unless it writes them (state == nullptr), and measures.
+[[noreturn]] void run_child(const PipelineDAG &dag, const State *state, const MeasureOptions &options, void *shared,
+                            size_t shared_bytes, pid_t tuner, int fd, const std::vector<int> &others) {
+    for (int other : others) close(other);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    enter_sandbox({options.memory_limit_bytes}, tuner);
+    if (state && mprotect(shared, shared_bytes, PROT_READ) != 0) {
+        std::printf("error: cannot make the reference outputs read-only: %s\n", std::strerror(errno));
+        std::fflush(stdout);
+        _exit(0);
+    }
+    measure_child_main(dag, state, options, shared, fd);
+}
+
 // Forks a child measuring `state`; it closes the parent's sockets to the
 // other children (`others`), so that each child's socket ends with the
 // child alone.
-Child spawn(const PipelineDAG &dag, const State *state, const MeasureOptions &options, void *shared, size_t index,
-            const std::vector<int> &others) {
+Child spawn(const PipelineDAG &dag, const State *state, const MeasureOptions &options, void *shared,
+            size_t shared_bytes, size_t index, const std::vector<int> &others) {
     int sv[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) throw std::runtime_error("socketpair() failed");
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        throw UserError(std::string("cannot create a socket for a measuring process: ") + std::strerror(errno));
+    }
     std::fflush(stdout);
     std::fflush(stderr);
     Child c;
     c.index = index;
     c.compile.begin_s = steady_now_s();
+    const pid_t tuner = getpid();
     pid_t pid = fork();
     if (pid < 0) {
+        const int error = errno;
         close(sv[0]);
         close(sv[1]);
-        throw std::runtime_error("fork() failed");
+        throw UserError(std::string("cannot fork a measuring process: ") + std::strerror(error));
     }
     if (pid == 0) {
         close(sv[0]);
-        for (int fd : others) close(fd);
-        dup2(sv[1], 1);
-        dup2(sv[1], 2);
-        measure_child_main(dag, state, options, shared, sv[1]);
+        run_child(dag, state, options, shared, shared_bytes, tuner, sv[1], others);
     }
+    adopt_group(pid);
     close(sv[1]);
     c.pid = pid;
     c.fd = sv[0];
@@ -166,7 +252,7 @@ Child spawn(const PipelineDAG &dag, const State *state, const MeasureOptions &op
 // Waits until a compiling child reports it compiled (it moves to
 // `compiled`), ends (a failure) or runs out of time (killed, a failure).
 void await_compiles(std::vector<Child> &compiling, std::vector<Child> &compiled, std::vector<MeasureResult> &results,
-                    double timeout_s) {
+                    const MeasureOptions &o, double timeout_s) {
     double first_deadline = compiling.front().compile.begin_s + timeout_s;
     std::vector<pollfd> fds;
     for (const Child &c : compiling) {
@@ -175,23 +261,22 @@ void await_compiles(std::vector<Child> &compiling, std::vector<Child> &compiled,
     }
     double wait_ms = std::clamp((first_deadline - steady_now_s()) * 1000 + 1, 0.0, 1e9);
     int ready = poll(fds.data(), fds.size(), (int)wait_ms);
-    if (ready < 0 && errno != EINTR) throw std::runtime_error("poll() failed");
+    if (ready < 0 && errno != EINTR) throw std::runtime_error(std::string("poll() failed: ") + std::strerror(errno));
     std::vector<Child> still;
     for (size_t i = 0; i < compiling.size(); i++) {
         Child &c = compiling[i];
         bool open = ready <= 0 || fds[i].revents == 0 || read_output(c);
         double now = steady_now_s();
+        const double deadline = c.compile.begin_s + timeout_s;
         if (reports_compiled(c.output)) {
             c.compile.end_s = now;
             compiled.push_back(std::move(c));
-        } else if (!open) {
-            int status = reap(c, false);
+        } else if (!open || now >= deadline) {
+            // Ended (or closed its socket and goes on until its deadline), or out of time.
+            Ending end = finish(c, deadline, open);
             c.compile.end_s = steady_now_s();
-            results[c.index] = result_of(c, status, nullptr, timeout_s);
-        } else if (now >= c.compile.begin_s + timeout_s) {
-            reap(c, true);
-            c.compile.end_s = steady_now_s();
-            results[c.index] = result_of(c, 0, "compiling", timeout_s);
+            const bool timed_out = open || end.timed_out;
+            results[c.index] = result_of(c, end, timed_out ? "compiling" : nullptr, o, timeout_s);
         } else {
             still.push_back(std::move(c));
         }
@@ -199,30 +284,39 @@ void await_compiles(std::vector<Child> &compiling, std::vector<Child> &compiled,
     compiling = std::move(still);
 }
 
-// Lets a compiled child run (warm-up, check, timed runs) and reaps it.
-MeasureResult run_compiled(Child &c, double timeout_s) {
+// Lets a compiled child run (warm-up, check, timed runs) until its result
+// line, and ends it.
+MeasureResult run_compiled(Child &c, const MeasureOptions &o, double timeout_s) {
     c.run.begin_s = steady_now_s();
+    const double deadline = c.run.begin_s + timeout_s;
     const char go = 'g';
-    const bool sent = send(c.fd, &go, 1, MSG_NOSIGNAL) == 1;  // a dead child must not SIGPIPE the tuner
+    ssize_t sent;  // MSG_NOSIGNAL: a dead child must not SIGPIPE the tuner
+    while ((sent = send(c.fd, &go, 1, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+    }
     bool timed_out = false;
-    while (sent) {
-        double left = c.run.begin_s + timeout_s - steady_now_s();
+    while (sent == 1 && !reports_result(c.output)) {
+        double left = deadline - steady_now_s();
         if (left <= 0) {
             timed_out = true;
             break;
         }
         pollfd p{c.fd, POLLIN, 0};
-        int ready = poll(&p, 1, (int)std::min(left * 1000 + 1, 1e9));
-        if (ready == 0) continue;
+        int ready = poll(&p, 1, (int)std::min(left * 1000 + 1, kExitCheckMs));
+        if (ready == 0) {
+            // A process it started may hold its socket open after it ended.
+            if (!wait_exited(c.pid, 0)) continue;
+            drain(c);
+            break;
+        }
         if (ready < 0) {
             if (errno == EINTR) continue;
             break;
         }
         if (!read_output(c)) break;
     }
-    int status = reap(c, timed_out || !sent);
+    Ending end = finish(c, deadline, timed_out || sent != 1);
     c.run.end_s = steady_now_s();
-    return result_of(c, status, timed_out ? "running" : nullptr, timeout_s);
+    return result_of(c, end, timed_out || end.timed_out ? "running" : nullptr, o, timeout_s);
 }
 
 }  // namespace
@@ -237,21 +331,22 @@ std::vector<MeasureResult> ForkMeasurer::measure_batch(const std::vector<const S
         while (next < states.size() || !compiling.empty() || !compiled.empty()) {
             while (next < states.size() && compiling.size() < (size_t)builders &&
                    compiling.size() + compiled.size() < window) {
-                compiling.push_back(spawn(dag_, states[next], options_, shared_, next, open_sockets(compiling, compiled)));
+                compiling.push_back(spawn(dag_, states[next], options_, shared_, shared_bytes_, next,
+                                          open_sockets(compiling, compiled)));
                 next++;
             }
             if (!compiling.empty()) {
-                await_compiles(compiling, compiled, results, timeout_s);
+                await_compiles(compiling, compiled, results, options_, timeout_s);
                 continue;
             }
             // Nothing compiles now: the compiled children run one at a time.
             std::sort(compiled.begin(), compiled.end(), [](const Child &a, const Child &b) { return a.index < b.index; });
-            for (Child &c : compiled) results[c.index] = run_compiled(c, timeout_s);
+            for (Child &c : compiled) results[c.index] = run_compiled(c, options_, timeout_s);
             compiled.clear();
         }
     } catch (...) {
-        for (Child &c : compiling) reap(c, true);
-        for (Child &c : compiled) reap(c, true);
+        for (Child &c : compiling) finish(c, 0, true);
+        for (Child &c : compiled) finish(c, 0, true);
         throw;
     }
     return results;

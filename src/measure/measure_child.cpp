@@ -2,6 +2,7 @@
 
 #include "measure/pipeline_runner.h"
 #include "measure/run_timing.h"
+#include "measure/sandbox.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -64,6 +65,11 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
         timed.begin_s = steady_now_s();
         SampledTime t = runner.time(sampling_options(o));
         timed.end_s = steady_now_s();
+        if (has_running_children()) {
+            std::printf("error: left processes running after its runs (killed with its process group)\n");
+            std::fflush(stdout);
+            _exit(0);
+        }
         print_line("%sok %.6f %.6f %g %zu %.6f %.6f\n", t.best_ms, t.median_ms, 0, (size_t)t.runs, timed);
     } catch (const std::exception &e) {
         std::printf("error: %s\n", e.what());
@@ -74,17 +80,31 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
 
 bool reports_compiled(const std::string &output) { return output.find(compiled_marker) != std::string::npos; }
 
+bool reports_result(const std::string &output) {
+    auto at = output.rfind(result_marker);
+    return at != std::string::npos && output.find('\n', at) != std::string::npos;
+}
+
 MeasureResult parse_child_output(const std::string &text, int status) {
     MeasureResult r;
-    auto at = text.find(result_marker);
+    // The last result line: whatever the candidate itself wrote comes before it.
+    auto at = text.rfind(result_marker);
     if (at != std::string::npos) {
         std::string line = text.substr(at + std::strlen(result_marker));
+        line = line.substr(0, line.find('\n'));
         char verdict[16] = {0};
         double a = 0, b = 0, err = 0;
         int runs = 0;
-        std::sscanf(line.c_str(), "%15s %lf %lf %lf %d %lf %lf", verdict, &a, &b, &err, &runs, &r.timed.begin_s,
-                    &r.timed.end_s);
-        if (std::string(verdict) == "ok") {
+        const int fields = std::sscanf(line.c_str(), "%15s %lf %lf %lf %d %lf %lf", verdict, &a, &b, &err, &runs,
+                                       &r.timed.begin_s, &r.timed.end_s);
+        const bool ok = std::string(verdict) == "ok";
+        const bool sane = ok ? a >= 0 && b >= a && runs > 0 && b < 1e300 : std::string(verdict) == "wrong";
+        if (fields != 7 || !sane) {
+            r = MeasureResult();
+            r.error = "garbage on the result channel: a malformed result line '" + line.substr(0, 120) + "'";
+            return r;
+        }
+        if (ok) {
             r.ok = true;
             r.min_ms = a;
             r.median_ms = b;

@@ -22,6 +22,9 @@ double steady_now_s();
 // Whether the child's output so far says its candidate compiled.
 bool reports_compiled(const std::string &output);
 
+// Whether the child's output so far holds a complete result line.
+bool reports_result(const std::string &output);
+
 // The verdict in the child's output once it ended (exit status from
 // waitpid): its result line, or its error text, crash signal or silence.
 MeasureResult parse_child_output(const std::string &output, int wait_status);

@@ -3,15 +3,19 @@
 // ForkMeasurer compiles each candidate with Halide's JIT on a deep copy of
 // the pipeline in a forked child with a timeout, runs it on random inputs
 // sized by the estimates, checks the output against the unscheduled
-// pipeline (every Func at root), and times it. A candidate that crashes,
-// hangs or computes wrongly comes back as a failure; nothing it does can
-// stop the search.
+// pipeline (every Func at root), and times it. Every child runs in the
+// sandbox of sandbox.h: its own process group, a memory limit, the OOM
+// killer's first choice, killed with the tuner, and the reference outputs
+// read-only. A candidate that crashes, hangs, allocates without bound,
+// leaves processes behind, writes garbage or computes wrongly comes back as
+// a failure; nothing it does can stop the search.
 //
 // Builders: the children of a batch compile up to `builders` at a time;
 // a compiled child waits until no compile is running, then the children
 // run (warm-up, check, timed runs) one at a time. Compiling is most of a
 // candidate's cost and scales with cores; timing stays alone on the machine.
 #include "state/state.h"
+#include "util/memory_size.h"
 
 #include <Halide.h>
 
@@ -67,6 +71,9 @@ struct MeasureOptions {
     // Children compiling at once (HL_ANSOR_BUILDERS; the session's default is
     // the machine's cores). Timed runs never overlap a compile or each other.
     int builders = 1;
+    // Address space each measuring process may map beyond what it inherited
+    // from the tuner (HL_ANSOR_MEMORY_LIMIT; 0: no limit).
+    uint64_t memory_limit_bytes = default_memory_limit_bytes();
 };
 
 class ForkMeasurer : public Measurer {
@@ -78,6 +85,9 @@ public:
     std::vector<MeasureResult> measure(const std::vector<State> &states) override;
     // The all-at-root reference's own time.
     const MeasureResult &reference() const { return reference_; }
+    // The reference outputs the children compare against (shared with them,
+    // read-only in every candidate), in the order of the DAG's outputs.
+    const void *reference_outputs() const { return shared_; }
 
     // Children compiled and waiting for their turn to run, at most: with one
     // builder each candidate runs as soon as it compiled; with more, a

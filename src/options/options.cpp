@@ -63,6 +63,8 @@ const std::map<std::string, Setter> &setters() {
         {"HL_ANSOR_SEED", [](Options &o, auto &n, auto &v) { o.seed = (uint64_t)parse_int(n, v, 0, INT64_MAX); }},
         {"HL_ANSOR_TIMEOUT", [](Options &o, auto &n, auto &v) { o.timeout_s = parse_double(n, v, 0.1, 86400); }},
         {"HL_ANSOR_BUILDERS", [](Options &o, auto &n, auto &v) { o.builders = (int)parse_int(n, v, 1, 256); }},
+        {"HL_ANSOR_MEMORY_LIMIT", [](Options &o, auto &n, auto &v) { o.memory_limit = parse_memory_size(n, v); }},
+        {"HL_ANSOR_ALLOW_ROOT_FALLBACK", [](Options &o, auto &n, auto &v) { o.allow_root_fallback = parse_bool(n, v); }},
         {"HL_ANSOR_REPEATS", [](Options &o, auto &n, auto &v) { o.repeats = (int)parse_int(n, v, 1, 10000); }},
         {"HL_ANSOR_MEASURE_SECONDS", [](Options &o, auto &n, auto &v) { o.measure_seconds = parse_double(n, v, 0, 60); }},
         {"HL_ANSOR_TOLERANCE", [](Options &o, auto &n, auto &v) { o.tolerance = parse_double(n, v, 0, 1); }},
@@ -118,11 +120,18 @@ const char *choice_name(ModelObjective o) { return o == ModelObjective::Square ?
 
 const std::map<std::string, std::string> &Options::documentation() {
     static const std::map<std::string, std::string> d = {
-        {"HL_ANSOR_TRIALS", "programs to measure (default 64; 0 = measure nothing: apply the log's best record with HL_ANSOR_LOG, else the program the cost model ranks best after evolving a population under it (zero-shot), else one random program)"},
+        {"HL_ANSOR_TRIALS", "programs to measure (default 64; 0 = measure nothing: apply the log's best record with HL_ANSOR_LOG, else the program the cost model ranks best after evolving a population under it (zero-shot), else one random program, said on stderr)"},
         {"HL_ANSOR_SEED", "random seed of the search (default 0)"},
         {"HL_ANSOR_TIMEOUT", "seconds one candidate may take to compile, and again to run, before it counts as hung (default 30)"},
         {"HL_ANSOR_BUILDERS", "candidates compiled at once, each in its own process; the compiled ones are then timed "
                               "one at a time with no compile running (1 to 256; default: the machine's cores)"},
+        {"HL_ANSOR_MEMORY_LIMIT", "address space each measuring process (the reference, every candidate) may map "
+                                  "beyond what it inherits from the tuner: bytes, or a number with K, M, G or T "
+                                  "(binary), e.g. 8G; 0 = no limit. A candidate that needs more fails and tuning "
+                                  "goes on (default: half the machine's RAM)"},
+        {"HL_ANSOR_ALLOW_ROOT_FALLBACK", "1 to apply every Func at root, with a warning, when tuning measured "
+                                         "candidates and none ran correctly (and the log has no best record); by "
+                                         "default that build fails with the first candidates' errors (default 0)"},
         {"HL_ANSOR_REPEATS", "timed runs per candidate after one warm-up, at least (default 10)"},
         {"HL_ANSOR_MEASURE_SECONDS", "timing window: candidates are timed as RunGen times a built generator, in "
                                      "samples of back-to-back runs for half this many seconds (twice it at most), and "

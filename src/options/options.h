@@ -3,6 +3,7 @@
 // plugin API passes nothing but the pipeline, target and machine params, so
 // environment variables are the only channel.
 #include "options/choices.h"
+#include "util/memory_size.h"
 
 #include <cstdint>
 #include <map>
@@ -15,6 +16,8 @@ struct Options {
     uint64_t seed = 0;               // HL_ANSOR_SEED: random seed of the search
     double timeout_s = 30;           // HL_ANSOR_TIMEOUT: per-candidate limit of the compile and of the run phase
     int builders = default_builders();  // HL_ANSOR_BUILDERS: candidates compiled at once
+    uint64_t memory_limit = default_memory_limit_bytes();  // HL_ANSOR_MEMORY_LIMIT: bytes a measuring process may add
+    bool allow_root_fallback = false;  // HL_ANSOR_ALLOW_ROOT_FALLBACK: all-root schedule when no candidate ran
     int repeats = 10;                // HL_ANSOR_REPEATS: timed runs per candidate (after one warm-up), at least
     double measure_seconds = 0.2;    // HL_ANSOR_MEASURE_SECONDS: timing window (MeasureOptions)
     double tolerance = 1e-3;         // HL_ANSOR_TOLERANCE: relative error allowed on float outputs

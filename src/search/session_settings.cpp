@@ -36,6 +36,7 @@ MeasureOptions measure_options(const Options &o, const Halide::Target &target, i
     m.threads = threads;
     m.timeout_s = o.timeout_s;
     m.builders = o.builders;
+    m.memory_limit_bytes = o.memory_limit;
     m.repeats = o.repeats;
     m.measure_seconds = o.measure_seconds;
     m.tolerance = o.tolerance;
@@ -70,6 +71,7 @@ SessionSettings session_settings(const Options &options, const PipelineDAG &dag,
     s.model_file = options.model == "none" ? "" : !options.model.empty() ? options.model : shipped_model_path();
     s.progress = options.progress;
     s.verbose = options.verbose;
+    s.allow_root_fallback = options.allow_root_fallback;
     return s;
 }
 
@@ -90,6 +92,7 @@ std::string describe(const SessionSettings &s) {
       << "measure.measure_seconds=" << s.measure.measure_seconds << "\n"
       << "measure.max_repeats=" << s.measure.max_repeats << "\n"
       << "measure.tolerance=" << s.measure.tolerance << "\n"
+      << "measure.memory_limit_bytes=" << s.measure.memory_limit_bytes << "\n"
       << "tuner.policy=" << choice_name(s.tuner.policy) << "\n"
       << "tuner.trials=" << s.tuner.trials << "\n"
       << "tuner.measures_per_round=" << s.tuner.measures_per_round << "\n"
@@ -110,7 +113,8 @@ std::string describe(const SessionSettings &s) {
       << "model_file=" << s.model_file << "\n"
       << "max_sketches=" << s.max_sketches << "\n"
       << "progress=" << s.progress << "\n"
-      << "verbose=" << s.verbose << "\n";
+      << "verbose=" << s.verbose << "\n"
+      << "allow_root_fallback=" << s.allow_root_fallback << "\n";
     return o.str();
 }
 

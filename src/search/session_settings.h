@@ -39,6 +39,10 @@ struct SessionSettings {
     size_t max_sketches = 0;
     bool progress = true;  // progress lines on stderr
     bool verbose = false;  // every candidate's schedule and error on stderr
+    // When tuning measured candidates and none ran correctly (nor a logged
+    // one): false, choose() throws a UserError listing their first errors;
+    // true, it applies every Func at root with a warning.
+    bool allow_root_fallback = false;
 };
 
 // The settings the options ask for, for `dag` on `target`.

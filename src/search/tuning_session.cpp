@@ -6,6 +6,7 @@
 #include "sketch/sketch_generator.h"
 #include "util/errors.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -31,6 +32,22 @@ State all_at_root(const PipelineDAG &dag) {
     State root(dag);
     for (size_t i = 0; i < dag.nodes().size(); i++) add_compute_root(root, (int)i);
     return root;
+}
+
+// Why a tuning run has nothing to apply: how many candidates it measured
+// and the first few distinct errors.
+std::string no_success_message(const TuningOutcome &outcome) {
+    if (outcome.trials.empty()) return "the search measured no candidate, so there is no measured schedule to apply";
+    std::ostringstream m;
+    m << "none of the " << outcome.trials.size() << " measured candidates ran correctly";
+    std::vector<std::string> shown;
+    for (const TrialRecord &t : outcome.trials) {
+        if (shown.size() == 3) break;
+        if (std::find(shown.begin(), shown.end(), t.result.error) == shown.end()) shown.push_back(t.result.error);
+    }
+    m << "; the first errors:";
+    for (size_t i = 0; i < shown.size(); i++) m << "\n  " << (i + 1) << ". " << shown[i];
+    return m.str();
 }
 
 }  // namespace
@@ -232,10 +249,13 @@ SessionChoice TuningSession::choose() {
             chosen = outcome.best;
             how.measured = true;
             how.best_ms = outcome.best_result.min_ms;
-        } else if (!outcome.trials.empty()) {
-            std::fprintf(stderr, "[ansor] warning: none of %d candidates ran correctly (first error: %s); "
-                                 "falling back to computing every Func at root\n",
-                         how.trials, outcome.trials[0].result.error.c_str());
+        } else if (!settings_.allow_root_fallback) {
+            throw UserError(no_success_message(outcome) +
+                            "\nSet HL_ANSOR_ALLOW_ROOT_FALLBACK=1 to build with every Func computed at root instead");
+        } else {
+            std::fprintf(stderr, "[ansor] warning: %s\n[ansor] falling back to computing every Func at root "
+                                 "(HL_ANSOR_ALLOW_ROOT_FALLBACK)\n",
+                         no_success_message(outcome).c_str());
         }
     } else if (log_) {
         // No budget: the log's best program, the same one every time.
@@ -256,6 +276,10 @@ SessionChoice TuningSession::choose() {
     } else {
         std::mt19937_64 rng(settings_.tuner.seed);
         chosen = sampler_->sample(rng);
+        std::fprintf(stderr, "[ansor] HL_ANSOR_TRIALS=0 with no tuning log (HL_ANSOR_LOG) and no cost model that can "
+                             "rank (HL_ANSOR_MODEL, HL_ANSOR_PRETRAIN): applying %s, unmeasured\n",
+                     chosen ? ("one random program (seed " + std::to_string(settings_.tuner.seed) + ")").c_str()
+                            : "every Func at root (no program could be sampled)");
     }
     SessionChoice c{chosen ? *chosen : all_at_root(dag_), how, ""};
     std::ostringstream src;

@@ -97,7 +97,9 @@ public:
     // history's); without a tune() call, the log's best record if there is a
     // log (UserError if it holds none), else the zero-shot choice of a cost
     // model that can rank (a model file or a pretraining set), else one
-    // random program; every Func at root if nothing measured ran correctly.
+    // random program (said on stderr). After tune(), if nothing measured
+    // ran correctly: a UserError listing the first candidates' errors, or,
+    // with settings.allow_root_fallback, every Func at root and a warning.
     SessionChoice choose();
 
 private:

@@ -1,7 +1,9 @@
 #include "options/options.h"
 #include "search/autoschedule.h"
 #include "search/session_settings.h"
+#include "test_pipelines.h"
 #include "util/errors.h"
+#include "util/memory_size.h"
 
 #include <doctest/doctest.h>
 
@@ -58,7 +60,7 @@ TEST_CASE("options: malformed values are errors naming the option") {
                          doctest::Contains("HL_ANSOR_MODEL_OBJECTIVE='rank' is not one of: square, pairwise"),
                          ansor::UserError);
     // Every option is documented.
-    CHECK(Options::documentation().size() == 26);
+    CHECK(Options::documentation().size() == 28);
 }
 
 TEST_CASE("options: HL_ANSOR_BUILDERS defaults to the machine's cores; other values are checked") {
@@ -72,6 +74,33 @@ TEST_CASE("options: HL_ANSOR_BUILDERS defaults to the machine's cores; other val
         CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_BUILDERS", bad}}), doctest::Contains("HL_ANSOR_BUILDERS"),
                              ansor::UserError);
     }
+}
+
+TEST_CASE("options: HL_ANSOR_MEMORY_LIMIT takes bytes or binary multiples and defaults to half the RAM") {
+    CHECK(Options::from_map({}).memory_limit == ansor::physical_memory_bytes() / 2);
+    CHECK(Options::from_map({{"HL_ANSOR_MEMORY_LIMIT", "0"}}).memory_limit == 0);
+    CHECK(Options::from_map({{"HL_ANSOR_MEMORY_LIMIT", "1048576"}}).memory_limit == 1048576);
+    CHECK(Options::from_map({{"HL_ANSOR_MEMORY_LIMIT", "512M"}}).memory_limit == 512ull << 20);
+    CHECK(Options::from_map({{"HL_ANSOR_MEMORY_LIMIT", "8g"}}).memory_limit == 8ull << 30);
+    CHECK(Options::from_map({{"HL_ANSOR_MEMORY_LIMIT", "2GiB"}}).memory_limit == 2ull << 30);
+    CHECK(Options::from_map({{"HL_ANSOR_MEMORY_LIMIT", "1T"}}).memory_limit == 1ull << 40);
+    for (const char *bad : {"", "-1", "1.5G", "12X", "G", "99999999999T", "4 G"}) {
+        CAPTURE(bad);
+        CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_MEMORY_LIMIT", bad}}),
+                             doctest::Contains("HL_ANSOR_MEMORY_LIMIT"), ansor::UserError);
+    }
+    ansor::SessionSettings s = ansor::session_settings(Options::from_map({{"HL_ANSOR_MEMORY_LIMIT", "3G"}}),
+                                                       ansor::PipelineDAG(ansor_test::make_matmul(16).functions(), 2),
+                                                       Halide::get_host_target());
+    CHECK(s.measure.memory_limit_bytes == 3ull << 30);
+    CHECK(ansor::memory_size_text(3ull << 30) == "3.0 GiB");
+}
+
+TEST_CASE("options: HL_ANSOR_ALLOW_ROOT_FALLBACK is off unless asked for") {
+    CHECK_FALSE(Options::from_map({}).allow_root_fallback);
+    CHECK(Options::from_map({{"HL_ANSOR_ALLOW_ROOT_FALLBACK", "1"}}).allow_root_fallback);
+    CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_ALLOW_ROOT_FALLBACK", "maybe"}}),
+                         doctest::Contains("HL_ANSOR_ALLOW_ROOT_FALLBACK"), ansor::UserError);
 }
 
 TEST_CASE("options: the tile-size limits reach the annotator, each for its kind of loop") {

@@ -36,6 +36,9 @@ const std::map<std::string, std::string> &other_values() {
         {"HL_ANSOR_TIMEOUT", "12.5"},
         // The default is this machine's cores.
         {"HL_ANSOR_BUILDERS", ansor::Options::default_builders() == 1 ? "2" : "1"},
+        // The default is half this machine's RAM.
+        {"HL_ANSOR_MEMORY_LIMIT", ansor::default_memory_limit_bytes() == (1234ull << 20) ? "4321M" : "1234M"},
+        {"HL_ANSOR_ALLOW_ROOT_FALLBACK", "1"},
         {"HL_ANSOR_REPEATS", "3"},
         {"HL_ANSOR_MEASURE_SECONDS", "0.7"},
         {"HL_ANSOR_TOLERANCE", "0.01"},
