@@ -39,12 +39,10 @@ private:
     std::vector<Halide::Buffer<>> inputs_;
 };
 
-// Fills a buffer with reproducible random values: floats in [0, 1), integers
-// in [0, 255] (or their type's range if smaller).
-void fill_random(Halide::Buffer<> &b, uint64_t seed);
-
-// Largest error of `got` against `want` relative to the reference's scale;
-// 0 for identical integer data. NaN/Inf in the same places count as equal.
+// Largest error of `got` against `want` relative to the reference's scale
+// (output_check.h's float comparison, with no tolerance applied); 0 for
+// identical integer data; infinite for integers that differ, for NaN
+// against a number and for differing infinities.
 double max_relative_error(const Halide::Buffer<> &got, const void *want);
 
 }  // namespace ansor
