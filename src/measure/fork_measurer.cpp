@@ -3,6 +3,7 @@
 // run one at a time while nothing compiles (measure_child.cpp is the child).
 #include "measure/measure_child.h"
 #include "measure/measurer.h"
+#include "measure/runnability.h"
 #include "util/errors.h"
 
 #include <algorithm>
@@ -107,6 +108,12 @@ ForkMeasurer::ForkMeasurer(const PipelineDAG &dag, MeasureOptions options) : dag
     if (options_.builders < 1) {
         throw UserError("MeasureOptions::builders must be at least 1, not " + std::to_string(options_.builders));
     }
+    std::vector<std::string> obstacles = measurement_obstacles(dag);
+    if (!obstacles.empty()) {
+        std::string why = obstacles[0];
+        for (size_t i = 1; i < obstacles.size(); i++) why += "; " + obstacles[i];
+        throw MeasurementUnavailable(why);
+    }
     shared_bytes_ = std::max<size_t>(reference_bytes(dag), 1);
     shared_ = mmap(nullptr, shared_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (shared_ == MAP_FAILED) throw std::runtime_error("cannot map shared memory for the reference output");
@@ -115,8 +122,8 @@ ForkMeasurer::ForkMeasurer(const PipelineDAG &dag, MeasureOptions options) : dag
     // without it nothing can be measured, so it gets ten candidates' time.
     reference_ = measure_batch({nullptr}, 1, 10 * options_.timeout_s)[0];
     if (!reference_.ok) {
-        throw UserError("the unscheduled pipeline (every Func at root) failed on inputs of the estimated sizes: " +
-                        reference_.error);
+        throw MeasurementUnavailable("the reference (every Func at root) failed on inputs of the measured sizes: " +
+                                     reference_.error);
     }
 }
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
+#include <vector>
 
 namespace ansor {
 
@@ -38,31 +38,49 @@ void store(void *p, size_t i, T v) {
 
 }  // namespace
 
+namespace {
+
+uint64_t mix(uint64_t z) {  // splitmix64's finaliser
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+}  // namespace
+
 void fill_random(Buffer<> &b, uint64_t seed, const InputValueRange &range) {
-    std::mt19937_64 rng(seed);
     const Type t = b.type();
+    const int dims = b.dimensions();
     const size_t n = b.number_of_elements();
     void *p = b.data();
-    if (t.is_float()) {
-        std::uniform_real_distribution<double> real(range.lo, range.hi);
-        for (size_t i = 0; i < n; i++) {
-            double v = real(rng);
+    // Walk the (dense) buffer in memory order, its coordinates alongside.
+    std::vector<int64_t> at(dims);
+    for (int d = 0; d < dims; d++) at[d] = b.dim(d).min();
+    const double span = range.hi - range.lo;
+    const uint64_t choices = t.is_float() ? 0 : (uint64_t)(range.hi - range.lo) + 1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t h = mix(seed);
+        for (int d = 0; d < dims; d++) h = mix(h ^ (uint64_t)at[d]);
+        if (t.is_float()) {
+            const double v = range.lo + span * (double)(h >> 11) * std::ldexp(1.0, -53);
             if (t.is_bfloat()) store<uint16_t>(p, i, bfloat16_t(v).to_bits());
             else if (t.bits() == 16) store<uint16_t>(p, i, float16_t(v).to_bits());
             else if (t.bits() == 32) store<float>(p, i, (float)v);
             else store<double>(p, i, v);
+        } else {
+            const int64_t v = (int64_t)range.lo + (int64_t)(h % choices);
+            switch (t.bits()) {
+            case 1:
+            case 8: store<uint8_t>(p, i, (uint8_t)v); break;
+            case 16: store<uint16_t>(p, i, (uint16_t)v); break;
+            case 32: store<uint32_t>(p, i, (uint32_t)v); break;
+            default: store<uint64_t>(p, i, (uint64_t)v); break;
+            }
         }
-        return;
-    }
-    std::uniform_int_distribution<int64_t> integer((int64_t)range.lo, (int64_t)range.hi);
-    for (size_t i = 0; i < n; i++) {
-        const int64_t v = integer(rng);
-        switch (t.bits()) {
-        case 1:
-        case 8: store<uint8_t>(p, i, (uint8_t)v); break;
-        case 16: store<uint16_t>(p, i, (uint16_t)v); break;
-        case 32: store<uint32_t>(p, i, (uint32_t)v); break;
-        default: store<uint64_t>(p, i, (uint64_t)v); break;
+        for (int d = 0; d < dims; d++) {
+            if (++at[d] < (int64_t)b.dim(d).min() + b.dim(d).extent()) break;
+            at[d] = b.dim(d).min();
         }
     }
 }

@@ -30,7 +30,10 @@ InputValueRange input_value_range(const Halide::Type &t, int64_t largest_reducti
 // The most points any reduction of the pipeline covers (1 if none).
 int64_t largest_reduction(const PipelineDAG &dag);
 
-// Fills a (dense) buffer with reproducible random values in `range`.
+// Fills a dense buffer with reproducible random values in `range`. Each
+// element's value depends on the seed and its coordinates alone, so buffers
+// of different regions (a candidate that reads more than the reference)
+// agree wherever they overlap.
 void fill_random(Halide::Buffer<> &b, uint64_t seed, const InputValueRange &range);
 
 }  // namespace ansor

@@ -1,5 +1,6 @@
 #include "measure/measure_child.h"
 
+#include "measure/measurement_buffers.h"
 #include "measure/output_check.h"
 #include "measure/pipeline_runner.h"
 #include "measure/run_timing.h"
@@ -51,7 +52,9 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
         char *ref = static_cast<char *>(shared);
         double worst = 0;
         for (size_t i = 0; i < runner.outputs().size(); i++) {
-            const Halide::Buffer<> &b = runner.outputs()[i];
+            // The reference and every candidate lay outputs out alike;
+            // a strided one (pinned by set_stride) is compared compacted.
+            const Halide::Buffer<> b = is_dense(runner.outputs()[i]) ? runner.outputs()[i] : runner.outputs()[i].copy();
             if (is_reference) {
                 std::string why = unverifiable_reason(b, rules[i]);
                 if (!why.empty()) {

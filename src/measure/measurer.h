@@ -12,6 +12,7 @@
 // run (warm-up, check, timed runs) one at a time. Compiling is most of a
 // candidate's cost and scales with cores; timing stays alone on the machine.
 #include "state/state.h"
+#include "util/errors.h"
 
 #include <Halide.h>
 
@@ -69,10 +70,18 @@ struct MeasureOptions {
     int builders = 1;
 };
 
+// The pipeline cannot be measured (measure/runnability.h, or the reference
+// failed): the session schedules with the cost model alone and says why.
+class MeasurementUnavailable : public UserError {
+public:
+    explicit MeasurementUnavailable(const std::string &why) : UserError(why) {}
+};
+
 class ForkMeasurer : public Measurer {
 public:
-    // Runs the reference once; throws UserError if the unscheduled pipeline
-    // itself cannot run on inputs of the estimated sizes.
+    // Runs the reference once; throws MeasurementUnavailable if the pipeline
+    // cannot be run (measurement_obstacles) or the reference itself fails
+    // or cannot verify anything on inputs of the measured sizes.
     ForkMeasurer(const PipelineDAG &dag, MeasureOptions options);
     ~ForkMeasurer() override;
     std::vector<MeasureResult> measure(const std::vector<State> &states) override;

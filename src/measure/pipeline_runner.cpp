@@ -1,6 +1,8 @@
 #include "measure/pipeline_runner.h"
 
 #include "measure/input_values.h"
+#include "measure/measurement_buffers.h"
+#include "measure/runnability.h"
 #include "measure/output_check.h"
 
 #include <cmath>
@@ -8,22 +10,14 @@
 #include <random>
 #include <stdexcept>
 
+#include "util/errors.h"
+
 namespace ansor {
 
 using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-Buffer<> make_buffer(Type t, const std::vector<DimRange> &region) {
-    std::vector<int> sizes;
-    for (const auto &r : region) sizes.push_back((int)std::max<int64_t>(1, r.extent));
-    Buffer<> b(t, sizes);
-    std::vector<int> mins;
-    for (const auto &r : region) mins.push_back((int)r.min);
-    b.set_min(mins);
-    return b;
-}
 
 }  // namespace
 
@@ -40,13 +34,16 @@ PipelineRunner::PipelineRunner(const PipelineDAG &dag, const State *state, const
     : dag_(dag), target_(target) {
     auto copied = deep_copy(dag.outputs(), dag.env());
     const std::map<std::string, Function> &env = copied.second;
+    use_stand_ins(env, embedded_stand_ins(dag));
     if (state) {
         state->apply(env);
     } else {
-        for (const auto &kv : env) {
-            bool is_output = false;
-            for (const auto &o : dag.outputs()) is_output |= o.name() == kv.first;
-            if (!is_output) Func(kv.second).compute_root();
+        // Every Func at root, but those whose root buffer Halide could not
+        // allocate: inlined, which computes the same values.
+        const std::vector<bool> inlined = reference_inlined(dag);
+        for (size_t i = 0; i < dag.nodes().size(); i++) {
+            const Node &n = dag.node((int)i);
+            if (!n.is_output && !inlined[i]) Func(env.at(n.name)).compute_root();
         }
     }
     std::vector<Func> outs;
@@ -69,18 +66,25 @@ void PipelineRunner::make_outputs(const std::vector<Function> &outputs) {
         auto index = dag_.index_of(f.name());
         if (!index) throw std::invalid_argument("output " + f.name() + " is not in the pipeline's DAG");
         const Node &n = dag_.node(*index);
-        for (const Type &t : f.output_types()) outputs_.push_back(make_buffer(t, n.region));
+        for (const Type &t : f.output_types()) {
+            outputs_.push_back(make_measurement_buffer(t, n.region, n.output_constraints));
+        }
     }
 }
 
 void PipelineRunner::bind_inputs() {
     uint64_t seed = 12345;
-    const int64_t reduction = largest_reduction(dag_);
     for (const InputInfo &in : dag_.inputs()) {
         Parameter p = in.param;
         seed = seed * 1000003 + std::hash<std::string>()(in.name);
         if (in.dimensions == 0) {
+            if (!in.scalar_estimate.defined()) {
+                throw UserError("scalar Param '" + in.name + "' has no estimate to run the pipeline with");
+            }
             Expr e = simplify(cast(in.type, in.scalar_estimate));
+            if (!is_const(e)) {
+                throw UserError("scalar Param '" + in.name + "' has an estimate that is not a constant");
+            }
             halide_scalar_value_t v;
             std::memset(&v, 0, sizeof(v));
             if (const int64_t *i = as_const_int(e)) {
@@ -101,14 +105,69 @@ void PipelineRunner::bind_inputs() {
             p.set_scalar(in.type, v);
             continue;
         }
-        Buffer<> b = make_buffer(in.type, in.region);
-        fill_random(b, seed, input_value_range(in.type, reduction));
+        input_seeds_.push_back(seed);
+        Buffer<> b = make_input(in, in.region, seed);
         p.set_buffer(b);
         inputs_.push_back(b);
     }
 }
 
-void PipelineRunner::compile() { pipeline_.compile_jit(target_); }
+Buffer<> PipelineRunner::make_input(const InputInfo &in, const std::vector<DimRange> &region, uint64_t seed) const {
+    Buffer<> b = make_measurement_buffer(in.type, region);
+    fill_random(b, seed, input_value_range(in.type, largest_reduction(dag_)));
+    if (in.constraints.pins_stride()) {
+        Buffer<> laid_out = make_measurement_buffer(in.type, region, in.constraints);
+        laid_out.copy_from(b);
+        b = laid_out;
+    }
+    return b;
+}
+
+void PipelineRunner::compile() {
+    pipeline_.compile_jit(target_);
+    cover_what_is_read();
+}
+
+void PipelineRunner::cover_what_is_read() {
+    // Halide's bounds inference on the compiled pipeline: an input read
+    // where the DAG's analysis could not follow (through an extern stage, a
+    // data-dependent index) or by this schedule beyond the reference's gets
+    // a buffer over the union; values depend on coordinates alone, so
+    // every runner agrees on the overlap.
+    std::vector<const InputInfo *> buffers;
+    for (const InputInfo &in : dag_.inputs()) {
+        if (in.dimensions > 0) buffers.push_back(&in);
+    }
+    if (buffers.empty()) return;
+    for (const InputInfo *in : buffers) Parameter(in->param).set_buffer(Buffer<>());
+    try {
+        Realization r(outputs_);
+        pipeline_.infer_input_bounds(r, target_);
+    } catch (const Halide::Error &) {
+        // Bounds inference needs a bounds query the pipeline may not
+        // support; the DAG's regions stand.
+    }
+    for (size_t i = 0; i < buffers.size(); i++) {
+        const InputInfo &in = *buffers[i];
+        Parameter p = in.param;
+        Buffer<> inferred = p.buffer();
+        Buffer<> &mine = inputs_[i];
+        std::vector<DimRange> region;
+        bool grows = false;
+        for (int d = 0; d < in.dimensions; d++) {
+            int64_t lo = mine.dim(d).min(), hi = (int64_t)mine.dim(d).min() + mine.dim(d).extent();
+            if (inferred.defined() && inferred.dimensions() == in.dimensions) {
+                const bool pinned = d < (int)in.constraints.min.size() && (in.constraints.min[d] || in.constraints.extent[d]);
+                int64_t ilo = inferred.dim(d).min(), ihi = ilo + inferred.dim(d).extent();
+                if (!pinned && (ilo < lo || ihi > hi)) grows = true;
+                if (!pinned) lo = std::min(lo, ilo), hi = std::max(hi, ihi);
+            }
+            region.push_back({lo, hi - lo});
+        }
+        if (grows) mine = make_input(in, region, input_seeds_[i]);
+        p.set_buffer(mine);
+    }
+}
 
 void PipelineRunner::run() {
     Realization r(outputs_);

@@ -167,7 +167,18 @@ void TuningSession::record(const TrialRecord &t) {
 }
 
 int TuningSession::tune(int trials) {
-    if (!tuner_) start_tuner();
+    if (!tuner_ && !not_measured_because_.empty()) return 0;
+    if (!tuner_) {
+        try {
+            start_tuner();
+        } catch (const MeasurementUnavailable &e) {
+            // The build goes on: the schedule comes from the cost model alone.
+            not_measured_because_ = e.what();
+            std::fprintf(stderr, "[ansor] warning: cannot measure this pipeline: %s; scheduling without measuring\n",
+                         e.what());
+            return 0;
+        }
+    }
     if (!pending_suggestions_.empty()) {
         tuner_->suggest(std::move(pending_suggestions_));
         pending_suggestions_.clear();
@@ -236,7 +247,7 @@ SessionChoice TuningSession::choose() {
                                  "falling back to computing every Func at root\n",
                          how.trials, outcome.trials[0].result.error.c_str());
         }
-    } else if (log_) {
+    } else if (log_ && (not_measured_because_.empty() || best_record(history_))) {
         // No budget: the log's best program, the same one every time.
         std::optional<TuningRecord> best = best_record(history_);
         if (!best) {
@@ -254,6 +265,7 @@ SessionChoice TuningSession::choose() {
         std::mt19937_64 rng(settings_.tuner.seed);
         chosen = sampler_->sample(rng);
     }
+    how.not_measured_because = not_measured_because_;
     SessionChoice c{chosen ? *chosen : all_at_root(dag_), how, ""};
     std::ostringstream src;
     src << "// Ansor: ";
@@ -269,6 +281,7 @@ SessionChoice TuningSession::choose() {
     } else {
         src << "unmeasured schedule";
     }
+    if (!how.not_measured_because.empty()) src << " (not measured: " << how.not_measured_because << ")";
     src << "\n" << c.state.source();
     c.source = src.str();
     return c;
