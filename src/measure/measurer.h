@@ -2,8 +2,9 @@
 // Measurement: the search hands states to a Measurer and gets times back.
 // ForkMeasurer compiles each candidate with Halide's JIT on a deep copy of
 // the pipeline in a forked child with a timeout, runs it on random inputs
-// sized by the estimates, checks the output against the unscheduled
-// pipeline (every Func at root), and times it. A candidate that crashes,
+// over the region the pipeline reads, checks every output against the
+// reference (every Func at root; output_check.h gives the rules), and
+// times it. A candidate that crashes,
 // hangs or computes wrongly comes back as a failure; nothing it does can
 // stop the search.
 //
