@@ -140,7 +140,7 @@ TEST_CASE("hard pipelines: a Tuple output with estimates on its output buffers i
     out(x, y) = Tuple(f(x + offset, y), f(x - offset, y));
     for (auto &b : out.output_buffers()) b.set_estimates({{0, 150}, {0, 90}});
     PipelineDAG dag(functions({out}), 2);
-    const Node &n = dag.node(*dag.index_of("pair_out"));
+    const Node &n = dag.node(*dag.index_of(out.name()));
     REQUIRE(n.region.size() == 2);
     CHECK(n.region[0].extent == 150);
     ForkMeasurer measurer(dag, measure_options());
@@ -170,8 +170,8 @@ TEST_CASE("hard pipelines: inputs are sized by what is read, embedded Buffers in
     CHECK(e.region[1].extent == h + 1);
     CHECK_FALSE(e.covers_region());
     std::map<std::string, Buffer<>> stand_ins = embedded_stand_ins(dag);
-    REQUIRE(stand_ins.count("embedded_in"));
-    Buffer<uint16_t> stand_in(stand_ins["embedded_in"]);
+    REQUIRE(stand_ins.count(input.name()));
+    Buffer<uint16_t> stand_in(stand_ins[input.name()]);
     CHECK(stand_in.width() == w + 1);
     CHECK(stand_in(5, 9) == input(5, 9));  // the original's data where it has any
 
@@ -207,7 +207,7 @@ TEST_CASE("hard pipelines: a reference past Halide's buffer limit inlines what i
     out(x, y) = big(x * 4096, y * 4096) + 1.f;
     out.set_estimate(x, 0, 64).set_estimate(y, 0, 64);
     PipelineDAG dag(functions({out}), 2);
-    const int big_index = *dag.index_of("big");
+    const int big_index = *dag.index_of(big.name());
     CHECK(root_buffer_bytes(dag.node(big_index)) > kLargestBufferBytes);
     CHECK(reference_inlined(dag)[big_index]);
     CHECK(measurement_obstacles(dag).empty());
@@ -223,7 +223,7 @@ TEST_CASE("hard pipelines: a reference past Halide's buffer limit inlines what i
         PipelineDAG d(functions({out2}), 2);
         std::vector<std::string> why = measurement_obstacles(d);
         REQUIRE(why.size() == 1);
-        CHECK(mentions(why[0], "Func 'accumulated'"));
+        CHECK(mentions(why[0], "Func 'accumulated"));
         CHECK(mentions(why[0], "2^31"));
     }
 }
@@ -237,7 +237,7 @@ TEST_CASE("pinned bounds: an output constraint wins over its estimate, with a wa
     relu.set_estimate(x, 0, 100).set_estimate(y, 0, 32);  // mislabelled
     relu.output_buffer().dim(0).set_bounds(0, 128).set_stride(1);
     PipelineDAG dag(functions({relu}), 2);
-    const Node &n = dag.node(*dag.index_of("relu"));
+    const Node &n = dag.node(*dag.index_of(relu.name()));
     CHECK(n.region[0].min == 0);
     CHECK(n.region[0].extent == 128);
     REQUIRE(dag.warnings().size() == 1);
