@@ -12,6 +12,10 @@
 //     may differ by 1 (float rounding under FMA contraction or vector code
 //     moves a value across a rounding boundary), on at most 5% of the
 //     elements; any larger difference fails.
+//   float outputs computed through a float-to-integer conversion (a LUT
+//     index, a quantised level): where the conversion rounds the other way
+//     the value jumps, so up to 5% of the elements may exceed the tolerance
+//     by up to 10 times; any element beyond that, or more elements, fail.
 //   NaN and Inf: NaN matches NaN only, Inf the same Inf only. A reference
 //     output with no finite element cannot tell right from wrong: it is
 //     reported as unverifiable rather than passed.
@@ -30,13 +34,18 @@ struct OutputRule {
     Halide::Type type;
     // An integer value whose computation involves float arithmetic.
     bool through_float = false;
+    // A float value whose computation converts a float to an integer.
+    bool through_quantization = false;
     // The most points of any reduction the value depends on (1: none).
     int64_t reduction_points = 1;
     double tolerance = 1e-3;  // the option's relative tolerance, before the rules above raise it
 };
 
 // Share of an integer-through-float output's elements allowed to differ by 1.
+// (Also the share of a float-through-quantisation output's elements
+// allowed past the tolerance, by at most kQuantizationFactor times.)
 constexpr double kRoundingShare = 0.05;
+constexpr double kQuantizationFactor = 10;
 
 // One rule per output buffer, in the order PipelineRunner::outputs() gives them.
 std::vector<OutputRule> output_rules(const PipelineDAG &dag, double tolerance);
