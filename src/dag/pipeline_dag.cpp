@@ -46,13 +46,17 @@ class SubstituteEstimates : public IRMutator {
             return e.defined() ? cast(op->type, e) : Expr(op);
         }
         const std::string &n = op->name;
+        // A constant constraint (set_bounds, set_min, set_extent) wins over the estimate.
+        auto pinned = [](const Expr &c) { return c.defined() && is_const(c); };
         for (int d = 0; d < op->param.dimensions(); d++) {
             if (n == op->param.name() + ".min." + std::to_string(d)) {
-                Expr e = op->param.min_constraint_estimate(d);
+                Expr c = op->param.min_constraint(d);
+                Expr e = pinned(c) ? c : op->param.min_constraint_estimate(d);
                 if (e.defined()) return cast(op->type, e);
             }
             if (n == op->param.name() + ".extent." + std::to_string(d)) {
-                Expr e = op->param.extent_constraint_estimate(d);
+                Expr c = op->param.extent_constraint(d);
+                Expr e = pinned(c) ? c : op->param.extent_constraint_estimate(d);
                 if (e.defined()) return cast(op->type, e);
             }
         }
@@ -71,6 +75,7 @@ class FindParams : public IRGraphVisitor {
     void visit(const Call *op) override {
         IRGraphVisitor::visit(op);
         if (op->call_type == Call::Image && op->param.defined()) params[op->param.name()] = op->param;
+        if (op->call_type == Call::Image && !op->param.defined() && op->image.defined()) images[op->name] = op->image;
     }
     void visit(const Variable *op) override {
         if (op->param.defined()) params[op->param.name()] = op->param;
@@ -78,6 +83,7 @@ class FindParams : public IRGraphVisitor {
 
 public:
     std::map<std::string, Parameter> params;
+    std::map<std::string, Buffer<>> images;
 };
 
 // Counts arithmetic operations, for a GFLOP/s figure.
@@ -161,7 +167,65 @@ std::string describe_dim(const std::string &what, const std::string &name, int d
     return s.str();
 }
 
+std::optional<int64_t> constant(const Expr &e) {
+    if (!e.defined()) return std::nullopt;
+    Expr simple = with_estimates(e);
+    if (const int64_t *v = as_const_int(simple)) return *v;
+    return std::nullopt;
+}
+
+std::string range_text(int64_t min, int64_t extent) {
+    return "[" + std::to_string(min) + ", " + std::to_string(min + extent) + ")";
+}
+
+// One dimension of a buffer: its constraints win over its estimates, and a
+// disagreement is a warning naming both. nullopt when neither gives a
+// constant min and extent.
+std::optional<DimRange> pinned_or_estimated(const std::string &what, int d, std::optional<int64_t> c_min,
+                                            std::optional<int64_t> c_extent, std::optional<int64_t> e_min,
+                                            std::optional<int64_t> e_extent, std::vector<std::string> &warnings) {
+    std::optional<int64_t> min = c_min ? c_min : e_min, extent = c_extent ? c_extent : e_extent;
+    if (!min || !extent) return std::nullopt;
+    if ((c_min || c_extent) && e_min && e_extent && (*min != *e_min || *extent != *e_extent)) {
+        warnings.push_back(what + " dimension " + std::to_string(d) + ": its constraint pins it to " +
+                           range_text(*min, *extent) + ", its estimate says " + range_text(*e_min, *e_extent) +
+                           "; using the constraint");
+    }
+    return DimRange{*min, *extent};
+}
+
 }  // namespace
+
+bool BufferConstraints::pins_stride() const {
+    for (size_t d = 0; d < stride.size(); d++) {
+        // A dense innermost dimension (every ImageParam's default) is what
+        // any buffer has.
+        if (stride[d] && !(d == 0 && *stride[d] == 1)) return true;
+    }
+    return false;
+}
+
+BufferConstraints read_constraints(const Parameter &p) {
+    BufferConstraints c;
+    if (!p.defined() || !p.is_buffer()) return c;
+    for (int d = 0; d < p.dimensions(); d++) {
+        c.min.push_back(constant(p.min_constraint(d)));
+        c.extent.push_back(constant(p.extent_constraint(d)));
+        c.stride.push_back(constant(p.stride_constraint(d)));
+    }
+    c.host_alignment = p.host_alignment();
+    return c;
+}
+
+bool EmbeddedBuffer::covers_region() const {
+    for (size_t d = 0; d < region.size() && d < (size_t)buffer.dimensions(); d++) {
+        if (region[d].min < buffer.dim((int)d).min() ||
+            region[d].min + region[d].extent > (int64_t)buffer.dim((int)d).min() + buffer.dim((int)d).extent()) {
+            return false;
+        }
+    }
+    return true;
+}
 
 PipelineDAG::PipelineDAG(const std::vector<Function> &outputs, int parallelism)
     : outputs_(outputs), parallelism_(std::max(1, parallelism)) {
@@ -203,15 +267,34 @@ void PipelineDAG::collect_nodes() {
 
 void PipelineDAG::check_estimates() {
     for (const Function &o : outputs_) {
+        Node &n = nodes_[index_.at(o.name())];
+        const Parameter out = o.output_buffers().empty() ? Parameter() : o.output_buffers()[0];
+        n.output_constraints = read_constraints(out);
         for (size_t d = 0; d < o.args().size(); d++) {
+            std::optional<int64_t> e_min, e_extent;
             bool found = false;
             for (const Bound &b : o.schedule().estimates()) {
-                if (b.var == o.args()[d] && b.min.defined() && b.extent.defined()) found = true;
+                if (b.var != o.args()[d] || !b.min.defined() || !b.extent.defined()) continue;
+                found = true;
+                e_min = constant(b.min);
+                e_extent = constant(b.extent);
+                if (!e_min || !e_extent) {
+                    throw UserError("Output Func '" + o.name() + "' has a non-constant estimate for '" + o.args()[d] + "'");
+                }
             }
-            if (!found) {
+            if (!found && out.defined()) {
+                // Estimates set on the output buffer (Func::output_buffers()).
+                e_min = constant(out.min_constraint_estimate((int)d));
+                e_extent = constant(out.extent_constraint_estimate((int)d));
+            }
+            const BufferConstraints &c = n.output_constraints;
+            std::optional<DimRange> r = pinned_or_estimated("Output Func '" + o.name() + "'", (int)d, c.min[d],
+                                                            c.extent[d], e_min, e_extent, warnings_);
+            if (!r) {
                 throw UserError(describe_dim("Output Func", o.name(), (int)d) + " ('" + o.args()[d] +
                                 "'); call set_estimate / set_estimates on it");
             }
+            n.region.push_back(*r);
         }
     }
     std::map<std::string, Parameter> params;
@@ -227,25 +310,46 @@ void PipelineDAG::check_estimates() {
         in.type = p.type();
         in.param = p;
         if (!p.is_buffer()) {
+            // Without an estimate the Param can still be scheduled; it
+            // cannot be measured (measure/runnability.h says so).
             in.scalar_estimate = p.estimate();
-            if (!in.scalar_estimate.defined()) {
-                throw UserError("Input scalar Param '" + p.name() + "' has no estimate; call set_estimate on it");
-            }
         } else {
             in.dimensions = p.dimensions();
+            in.constraints = read_constraints(p);
             for (int d = 0; d < p.dimensions(); d++) {
                 // as_const_int points into the Expr: keep the simplified Exprs alive.
                 Expr min_e = simplify(p.min_constraint_estimate(d)), extent_e = simplify(p.extent_constraint_estimate(d));
                 const int64_t *mn = as_const_int(min_e);
                 const int64_t *ex = as_const_int(extent_e);
-                if (!mn || !ex) {
+                std::optional<int64_t> e_min, e_extent;
+                if (mn) e_min = *mn;
+                if (ex) e_extent = *ex;
+                std::optional<DimRange> r = pinned_or_estimated("Input buffer '" + p.name() + "'", d,
+                                                                in.constraints.min[d], in.constraints.extent[d], e_min,
+                                                                e_extent, warnings_);
+                if (!r) {
                     throw UserError(describe_dim("Input buffer", p.name(), d) +
                                     "; call set_estimates on it");
                 }
-                in.region.push_back({*mn, *ex});
+                in.region.push_back(*r);
             }
         }
         inputs_.push_back(in);
+    }
+    std::map<std::string, Buffer<>> images;
+    for (const auto &n : nodes_) {
+        FindParams fp;
+        n.func.accept(&fp);
+        images.insert(fp.images.begin(), fp.images.end());
+    }
+    for (const auto &kv : images) {
+        EmbeddedBuffer e;
+        e.name = kv.first;
+        e.buffer = kv.second;
+        for (int d = 0; d < kv.second.dimensions(); d++) {
+            e.region.push_back({kv.second.dim(d).min(), kv.second.dim(d).extent()});
+        }
+        embedded_.push_back(e);
     }
 }
 
@@ -254,18 +358,7 @@ void PipelineDAG::compute_regions() {
     const int64_t unset = std::numeric_limits<int64_t>::min();
     std::vector<std::vector<Interval>> required(nodes_.size());
     std::vector<bool> known(nodes_.size(), true);
-    for (auto &n : nodes_) {
-        if (!n.is_output) continue;
-        for (const std::string &a : n.pure_args) {
-            for (const Bound &b : n.func.schedule().estimates()) {
-                if (b.var != a) continue;
-                Expr mn = with_estimates(b.min), ex = with_estimates(b.extent);
-                const int64_t *m = as_const_int(mn), *e = as_const_int(ex);
-                if (!m || !e) throw UserError("Output Func '" + n.name + "' has a non-constant estimate for '" + a + "'");
-                n.region.push_back({*m, *e});
-            }
-        }
-    }
+    // (check_estimates set them, constraints winning over estimates.)
     (void)unset;
     std::vector<std::string> order;
     for (const auto &n : nodes_) order.push_back(n.name);
@@ -350,18 +443,25 @@ void PipelineDAG::compute_regions() {
                         if (it->second != i) merge(required[it->second], kv.second);
                         continue;
                     }
-                    for (auto &in : inputs_) {
-                        if (in.name != kv.first || in.dimensions == 0) continue;
-                        for (int d = 0; d < in.dimensions && d < (int)kv.second.size(); d++) {
+                    // Widen inputs to what is read, so random inputs are big
+                    // enough; a dimension a constraint pins stays as pinned.
+                    auto widen = [&](std::vector<DimRange> &region, const BufferConstraints *pins) {
+                        for (size_t d = 0; d < region.size() && d < kv.second.size(); d++) {
+                            if (pins && d < pins->min.size() && (pins->min[d] || pins->extent[d])) continue;
                             Expr min_e = simplify(kv.second[d].min), max_e = simplify(kv.second[d].max);
                             const int64_t *mn = as_const_int(min_e);
                             const int64_t *mx = as_const_int(max_e);
                             if (!mn || !mx) continue;
-                            // Widen the input to what is read, so random inputs are big enough.
-                            int64_t lo = std::min(in.region[d].min, *mn);
-                            int64_t hi = std::max(in.region[d].min + in.region[d].extent - 1, *mx);
-                            in.region[d] = {lo, hi - lo + 1};
+                            int64_t lo = std::min(region[d].min, *mn);
+                            int64_t hi = std::max(region[d].min + region[d].extent - 1, *mx);
+                            region[d] = {lo, hi - lo + 1};
                         }
+                    };
+                    for (auto &in : inputs_) {
+                        if (in.name == kv.first && in.dimensions > 0) widen(in.region, &in.constraints);
+                    }
+                    for (auto &e : embedded_) {
+                        if (e.name == kv.first) widen(e.region, nullptr);
                     }
                 }
             }

@@ -54,12 +54,28 @@ struct StageInfo {
     bool has_reduction() const;
 };
 
+// What a buffer's constraints (set_bounds, set_min, set_extent, set_stride,
+// set_host_alignment on an ImageParam or an output buffer) pin, dimension
+// by dimension; unset where the constraint is absent or not a constant.
+struct BufferConstraints {
+    std::vector<std::optional<int64_t>> min, extent, stride;
+    int host_alignment = 0;
+    // Whether a stride other than a dense innermost dimension is pinned.
+    bool pins_stride() const;
+};
+
+// The constant constraints of a buffer Parameter (dimensions() entries).
+BufferConstraints read_constraints(const Halide::Internal::Parameter &p);
+
 struct Node {
     std::string name;
     Halide::Internal::Function func;
     bool is_output = false;
     std::vector<StageInfo> stages;
     std::vector<DimRange> region;  // required region at root, per pure dim
+    // An output's buffer constraints (those of its first buffer for a Tuple);
+    // region already follows its min and extent constraints.
+    BufferConstraints output_constraints;
     std::vector<std::string> pure_args;
     std::vector<int> producers;  // node indices this node calls
     std::vector<int> consumers;  // node indices that call this node
@@ -81,9 +97,25 @@ struct InputInfo {
     std::string name;
     Halide::Type type;
     int dimensions = 0;               // 0 for a scalar Param
-    std::vector<DimRange> region;      // estimates, widened to what is read
-    Halide::Expr scalar_estimate;      // for scalar Params
+    // Estimates widened to what the pipeline reads (bounds inference over
+    // the output regions); a dimension the buffer's constraints pin is the
+    // constraint exactly.
+    std::vector<DimRange> region;
+    BufferConstraints constraints;
+    // For scalar Params: the estimate, undefined if it has none. A Param
+    // without a constant estimate cannot be bound for measurement.
+    Halide::Expr scalar_estimate;
     Halide::Internal::Parameter param;
+};
+
+// A Buffer compiled into the pipeline (Func f(x) = buffer(x)): its data is
+// fixed, but the measurement may need a larger one (region: what is read).
+struct EmbeddedBuffer {
+    std::string name;
+    Halide::Buffer<> buffer;
+    std::vector<DimRange> region;
+    // Whether `buffer` holds all of `region`.
+    bool covers_region() const;
 };
 
 class PipelineDAG {
@@ -95,6 +127,10 @@ public:
     const Node &node(int i) const { return nodes_[i]; }
     std::optional<int> index_of(const std::string &func_name) const;
     const std::vector<InputInfo> &inputs() const { return inputs_; }
+    const std::vector<EmbeddedBuffer> &embedded_buffers() const { return embedded_; }
+    // Constraints that disagree with estimates (the constraint wins), each
+    // naming both; the plugin prints them.
+    const std::vector<std::string> &warnings() const { return warnings_; }
     const std::vector<Halide::Internal::Function> &outputs() const { return outputs_; }
     const std::map<std::string, Halide::Internal::Function> &env() const { return env_; }
     int parallelism() const { return parallelism_; }
@@ -138,6 +174,8 @@ private:
     std::vector<Node> nodes_;
     std::map<std::string, int> index_;
     std::vector<InputInfo> inputs_;
+    std::vector<EmbeddedBuffer> embedded_;
+    std::vector<std::string> warnings_;
     int parallelism_;
     double flops_ = 0;
 };

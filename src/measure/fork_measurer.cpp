@@ -4,6 +4,7 @@
 // sandbox.h is what confines it).
 #include "measure/measure_child.h"
 #include "measure/measurer.h"
+#include "measure/runnability.h"
 #include "measure/sandbox.h"
 #include "util/errors.h"
 #include "util/memory_size.h"
@@ -164,6 +165,12 @@ ForkMeasurer::ForkMeasurer(const PipelineDAG &dag, MeasureOptions options) : dag
     if (options_.builders < 1) {
         throw UserError("MeasureOptions::builders must be at least 1, not " + std::to_string(options_.builders));
     }
+    std::vector<std::string> obstacles = measurement_obstacles(dag);
+    if (!obstacles.empty()) {
+        std::string why = obstacles[0];
+        for (size_t i = 1; i < obstacles.size(); i++) why += "; " + obstacles[i];
+        throw MeasurementUnavailable(why);
+    }
     shared_bytes_ = std::max<size_t>(reference_bytes(dag), 1);
     shared_ = mmap(nullptr, shared_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (shared_ == MAP_FAILED) {
@@ -183,8 +190,8 @@ ForkMeasurer::ForkMeasurer(const PipelineDAG &dag, MeasureOptions options) : dag
     if (!reference_.ok) {
         munmap(shared_, shared_bytes_);
         shared_ = nullptr;
-        throw UserError("the unscheduled pipeline (every Func at root) failed on inputs of the estimated sizes: " +
-                        reference_.error);
+        throw MeasurementUnavailable("the reference (every Func at root) failed on inputs of the measured sizes: " +
+                                     reference_.error);
     }
 }
 

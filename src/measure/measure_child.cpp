@@ -1,5 +1,7 @@
 #include "measure/measure_child.h"
 
+#include "measure/measurement_buffers.h"
+#include "measure/output_check.h"
 #include "measure/pipeline_runner.h"
 #include "measure/run_timing.h"
 #include "measure/sandbox.h"
@@ -18,6 +20,7 @@ namespace {
 
 const char *const compiled_marker = "ANSOR_COMPILED\n";
 const char *const result_marker = "ANSOR_RESULT ";
+const char *const wrong_marker = "ANSOR_WRONG ";  // the line before a wrong result: what differs
 
 void print_line(const char *format, double a, double b, double error, size_t runs, const TimeSpan &timed) {
     std::printf(format, result_marker, a, b, error, runs, timed.begin_s, timed.end_s);
@@ -46,19 +49,31 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
         if (got != 1) _exit(0);  // the parent gave up on this batch
 
         runner.run();  // warm-up
+        const std::vector<OutputRule> rules = output_rules(dag, o.tolerance);
         char *ref = static_cast<char *>(shared);
         double worst = 0;
-        for (auto &b : runner.outputs()) {
+        for (size_t i = 0; i < runner.outputs().size(); i++) {
+            // The reference and every candidate lay outputs out alike;
+            // a strided one (pinned by set_stride) is compared compacted.
+            const Halide::Buffer<> b = is_dense(runner.outputs()[i]) ? runner.outputs()[i] : runner.outputs()[i].copy();
             if (is_reference) {
+                std::string why = unverifiable_reason(b, rules[i]);
+                if (!why.empty()) {
+                    std::printf("error: unverifiable: %s\n", why.c_str());
+                    std::fflush(stdout);
+                    _exit(0);
+                }
                 std::memcpy(ref, b.data(), b.size_in_bytes());
             } else {
-                worst = std::max(worst, max_relative_error(b, ref));
+                OutputComparison c = compare_output(b, ref, rules[i]);
+                if (!c.ok()) {
+                    std::printf("%s%s\n", wrong_marker, c.detail.c_str());
+                    print_line("%swrong 0 0 %g %zu %.6f %.6f\n", 0, 0, c.worst, 0, TimeSpan{});
+                    _exit(0);
+                }
+                worst = std::max(worst, c.worst);
             }
             ref += b.size_in_bytes();
-        }
-        if (!is_reference && !(worst <= o.tolerance)) {
-            print_line("%swrong 0 0 %g %zu %.6f %.6f\n", 0, 0, worst, 0, TimeSpan{});
-            _exit(0);
         }
         // Timed as RunGen times a built generator (run_timing.h).
         TimeSpan timed;
@@ -110,7 +125,13 @@ MeasureResult parse_child_output(const std::string &text, int status) {
             r.median_ms = b;
             r.runs = runs;
         } else {
-            r.error = "wrong output: relative error " + std::to_string(err) + " exceeds tolerance";
+            auto why = text.find(wrong_marker);
+            if (why != std::string::npos) {
+                why += std::strlen(wrong_marker);
+                r.error = "wrong output: " + text.substr(why, text.find('\n', why) - why);
+            } else {
+                r.error = "wrong output: error " + std::to_string(err) + " exceeds tolerance";
+            }
         }
         return r;
     }

@@ -2,19 +2,20 @@
 // Measurement: the search hands states to a Measurer and gets times back.
 // ForkMeasurer compiles each candidate with Halide's JIT on a deep copy of
 // the pipeline in a forked child with a timeout, runs it on random inputs
-// sized by the estimates, checks the output against the unscheduled
-// pipeline (every Func at root), and times it. Every child runs in the
-// sandbox of sandbox.h: its own process group, a memory limit, the OOM
-// killer's first choice, killed with the tuner, and the reference outputs
-// read-only. A candidate that crashes, hangs, allocates without bound,
-// leaves processes behind, writes garbage or computes wrongly comes back as
-// a failure; nothing it does can stop the search.
+// over the region the pipeline reads, checks every output against the
+// reference (every Func at root; output_check.h gives the rules), and times
+// it. Every child runs in the sandbox of sandbox.h: its own process group, a
+// memory limit, the OOM killer's first choice, killed with the tuner, and the
+// reference outputs read-only. A candidate that crashes, hangs, allocates
+// without bound, leaves processes behind, writes garbage or computes wrongly
+// comes back as a failure; nothing it does can stop the search.
 //
 // Builders: the children of a batch compile up to `builders` at a time;
 // a compiled child waits until no compile is running, then the children
 // run (warm-up, check, timed runs) one at a time. Compiling is most of a
 // candidate's cost and scales with cores; timing stays alone on the machine.
 #include "state/state.h"
+#include "util/errors.h"
 #include "util/memory_size.h"
 
 #include <Halide.h>
@@ -76,10 +77,18 @@ struct MeasureOptions {
     uint64_t memory_limit_bytes = default_memory_limit_bytes();
 };
 
+// The pipeline cannot be measured (measure/runnability.h, or the reference
+// failed): the session schedules with the cost model alone and says why.
+class MeasurementUnavailable : public UserError {
+public:
+    explicit MeasurementUnavailable(const std::string &why) : UserError(why) {}
+};
+
 class ForkMeasurer : public Measurer {
 public:
-    // Runs the reference once; throws UserError if the unscheduled pipeline
-    // itself cannot run on inputs of the estimated sizes.
+    // Runs the reference once; throws MeasurementUnavailable if the pipeline
+    // cannot be run (measurement_obstacles) or the reference itself fails
+    // or cannot verify anything on inputs of the measured sizes.
     ForkMeasurer(const PipelineDAG &dag, MeasureOptions options);
     ~ForkMeasurer() override;
     std::vector<MeasureResult> measure(const std::vector<State> &states) override;

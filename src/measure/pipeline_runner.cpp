@@ -1,9 +1,16 @@
 #include "measure/pipeline_runner.h"
 
+#include "measure/input_values.h"
+#include "measure/measurement_buffers.h"
+#include "measure/runnability.h"
+#include "measure/output_check.h"
+
 #include <cmath>
 #include <cstring>
 #include <random>
 #include <stdexcept>
+
+#include "util/errors.h"
 
 namespace ansor {
 
@@ -12,101 +19,31 @@ using namespace Halide::Internal;
 
 namespace {
 
-Buffer<> make_buffer(Type t, const std::vector<DimRange> &region) {
-    std::vector<int> sizes;
-    for (const auto &r : region) sizes.push_back((int)std::max<int64_t>(1, r.extent));
-    Buffer<> b(t, sizes);
-    std::vector<int> mins;
-    for (const auto &r : region) mins.push_back((int)r.min);
-    b.set_min(mins);
-    return b;
-}
-
-template<typename T>
-double element(const void *p, size_t i) {
-    return (double)static_cast<const T *>(p)[i];
-}
-
-double load(const Type &t, const void *p, size_t i) {
-    if (t.is_float()) {
-        if (t.bits() == 32) return element<float>(p, i);
-        if (t.bits() == 64) return element<double>(p, i);
-        return element<uint16_t>(p, i);  // float16: compare bit patterns
-    }
-    bool s = t.is_int();
-    switch (t.bits()) {
-    case 1:
-    case 8: return s ? element<int8_t>(p, i) : element<uint8_t>(p, i);
-    case 16: return s ? element<int16_t>(p, i) : element<uint16_t>(p, i);
-    case 32: return s ? element<int32_t>(p, i) : element<uint32_t>(p, i);
-    default: return s ? (double)element<int64_t>(p, i) : (double)element<uint64_t>(p, i);
-    }
-}
-
 }  // namespace
 
-void fill_random(Buffer<> &b, uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    Type t = b.type();
-    size_t n = b.number_of_elements();
-    void *p = b.data();
-    std::uniform_real_distribution<double> unit(0, 1);
-    double hi = 255;
-    if (t.is_int() && t.bits() == 8) hi = 127;
-    if (t.bits() == 1) hi = 1;
-    std::uniform_int_distribution<int> small(0, (int)hi);
-    for (size_t i = 0; i < n; i++) {
-        if (t.is_float() && t.bits() == 32) static_cast<float *>(p)[i] = (float)unit(rng);
-        else if (t.is_float() && t.bits() == 64) static_cast<double *>(p)[i] = unit(rng);
-        else if (t.is_float()) static_cast<uint16_t *>(p)[i] = 0x3C00;  // 1.0 in float16
-        else if (t.bits() <= 8) static_cast<uint8_t *>(p)[i] = (uint8_t)small(rng);
-        else if (t.bits() == 16) static_cast<uint16_t *>(p)[i] = (uint16_t)small(rng);
-        else if (t.bits() == 32) static_cast<uint32_t *>(p)[i] = (uint32_t)small(rng);
-        else static_cast<uint64_t *>(p)[i] = (uint64_t)small(rng);
-    }
-}
-
 double max_relative_error(const Buffer<> &got, const void *want) {
-    Type t = got.type();
-    size_t n = got.number_of_elements();
-    const void *g = got.data();
-    double scale = 0;
-    for (size_t i = 0; i < n; i++) {
-        double w = load(t, want, i);
-        if (std::isfinite(w)) scale = std::max(scale, std::fabs(w));
-    }
-    scale = std::max(scale, 1e-30);
-    double worst = 0;
-    for (size_t i = 0; i < n; i++) {
-        double a = load(t, g, i), b = load(t, want, i);
-        if (std::isnan(a) && std::isnan(b)) continue;
-        if (std::isinf(a) || std::isinf(b) || std::isnan(a) || std::isnan(b)) {
-            if (a != b) return INFINITY;
-            continue;
-        }
-        if (!t.is_float()) {
-            if (a != b) return INFINITY;
-            continue;
-        }
-        // Relative to the element where it is large, to the output's scale
-        // where the element itself cancelled down to near zero.
-        double err = std::fabs(a - b) / std::max(std::fabs(b), 1e-3 * scale);
-        worst = std::max(worst, err);
-    }
-    return worst;
+    OutputRule rule;
+    rule.name = got.name();
+    rule.type = got.type();
+    rule.tolerance = INFINITY;  // report the error, do not judge it
+    OutputComparison c = compare_output(got, want, rule);
+    return c.ok() ? c.worst : INFINITY;
 }
 
 PipelineRunner::PipelineRunner(const PipelineDAG &dag, const State *state, const Target &target)
     : dag_(dag), target_(target) {
     auto copied = deep_copy(dag.outputs(), dag.env());
     const std::map<std::string, Function> &env = copied.second;
+    use_stand_ins(env, embedded_stand_ins(dag));
     if (state) {
         state->apply(env);
     } else {
-        for (const auto &kv : env) {
-            bool is_output = false;
-            for (const auto &o : dag.outputs()) is_output |= o.name() == kv.first;
-            if (!is_output) Func(kv.second).compute_root();
+        // Every Func at root, but those whose root buffer Halide could not
+        // allocate: inlined, which computes the same values.
+        const std::vector<bool> inlined = reference_inlined(dag);
+        for (size_t i = 0; i < dag.nodes().size(); i++) {
+            const Node &n = dag.node((int)i);
+            if (!n.is_output && !inlined[i]) Func(env.at(n.name)).compute_root();
         }
     }
     std::vector<Func> outs;
@@ -129,7 +66,9 @@ void PipelineRunner::make_outputs(const std::vector<Function> &outputs) {
         auto index = dag_.index_of(f.name());
         if (!index) throw std::invalid_argument("output " + f.name() + " is not in the pipeline's DAG");
         const Node &n = dag_.node(*index);
-        for (const Type &t : f.output_types()) outputs_.push_back(make_buffer(t, n.region));
+        for (const Type &t : f.output_types()) {
+            outputs_.push_back(make_measurement_buffer(t, n.region, n.output_constraints));
+        }
     }
 }
 
@@ -139,7 +78,13 @@ void PipelineRunner::bind_inputs() {
         Parameter p = in.param;
         seed = seed * 1000003 + std::hash<std::string>()(in.name);
         if (in.dimensions == 0) {
+            if (!in.scalar_estimate.defined()) {
+                throw UserError("scalar Param '" + in.name + "' has no estimate to run the pipeline with");
+            }
             Expr e = simplify(cast(in.type, in.scalar_estimate));
+            if (!is_const(e)) {
+                throw UserError("scalar Param '" + in.name + "' has an estimate that is not a constant");
+            }
             halide_scalar_value_t v;
             std::memset(&v, 0, sizeof(v));
             if (const int64_t *i = as_const_int(e)) {
@@ -160,14 +105,69 @@ void PipelineRunner::bind_inputs() {
             p.set_scalar(in.type, v);
             continue;
         }
-        Buffer<> b = make_buffer(in.type, in.region);
-        fill_random(b, seed);
+        input_seeds_.push_back(seed);
+        Buffer<> b = make_input(in, in.region, seed);
         p.set_buffer(b);
         inputs_.push_back(b);
     }
 }
 
-void PipelineRunner::compile() { pipeline_.compile_jit(target_); }
+Buffer<> PipelineRunner::make_input(const InputInfo &in, const std::vector<DimRange> &region, uint64_t seed) const {
+    Buffer<> b = make_measurement_buffer(in.type, region);
+    fill_random(b, seed, input_value_range(in.type, largest_reduction(dag_)));
+    if (in.constraints.pins_stride()) {
+        Buffer<> laid_out = make_measurement_buffer(in.type, region, in.constraints);
+        laid_out.copy_from(b);
+        b = laid_out;
+    }
+    return b;
+}
+
+void PipelineRunner::compile() {
+    pipeline_.compile_jit(target_);
+    cover_what_is_read();
+}
+
+void PipelineRunner::cover_what_is_read() {
+    // Halide's bounds inference on the compiled pipeline: an input read
+    // where the DAG's analysis could not follow (through an extern stage, a
+    // data-dependent index) or by this schedule beyond the reference's gets
+    // a buffer over the union; values depend on coordinates alone, so
+    // every runner agrees on the overlap.
+    std::vector<const InputInfo *> buffers;
+    for (const InputInfo &in : dag_.inputs()) {
+        if (in.dimensions > 0) buffers.push_back(&in);
+    }
+    if (buffers.empty()) return;
+    for (const InputInfo *in : buffers) Parameter(in->param).set_buffer(Buffer<>());
+    try {
+        Realization r(outputs_);
+        pipeline_.infer_input_bounds(r, target_);
+    } catch (const Halide::Error &) {
+        // Bounds inference needs a bounds query the pipeline may not
+        // support; the DAG's regions stand.
+    }
+    for (size_t i = 0; i < buffers.size(); i++) {
+        const InputInfo &in = *buffers[i];
+        Parameter p = in.param;
+        Buffer<> inferred = p.buffer();
+        Buffer<> &mine = inputs_[i];
+        std::vector<DimRange> region;
+        bool grows = false;
+        for (int d = 0; d < in.dimensions; d++) {
+            int64_t lo = mine.dim(d).min(), hi = (int64_t)mine.dim(d).min() + mine.dim(d).extent();
+            if (inferred.defined() && inferred.dimensions() == in.dimensions) {
+                const bool pinned = d < (int)in.constraints.min.size() && (in.constraints.min[d] || in.constraints.extent[d]);
+                int64_t ilo = inferred.dim(d).min(), ihi = ilo + inferred.dim(d).extent();
+                if (!pinned && (ilo < lo || ihi > hi)) grows = true;
+                if (!pinned) lo = std::min(lo, ilo), hi = std::max(hi, ihi);
+            }
+            region.push_back({lo, hi - lo});
+        }
+        if (grows) mine = make_input(in, region, input_seeds_[i]);
+        p.set_buffer(mine);
+    }
+}
 
 void PipelineRunner::run() {
     Realization r(outputs_);

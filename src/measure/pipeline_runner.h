@@ -1,6 +1,8 @@
 #pragma once
 // Builds a runnable copy of the pipeline (for the reference or a candidate),
-// binds random inputs sized by the estimates, and runs it. It binds buffers
+// binds random inputs (input_values.h) over the region the pipeline reads
+// (the DAG's bounds over the output regions; once compiled, widened to what
+// Halide's bounds inference says this schedule reads), and runs it. It binds buffers
 // to the pipeline's Parameters, so the measurer uses it only inside its
 // children; benchmarks use it on pipelines built once per variant.
 #include "measure/run_timing.h"
@@ -32,19 +34,20 @@ public:
 private:
     void make_outputs(const std::vector<Halide::Internal::Function> &outputs);
     void bind_inputs();
+    Halide::Buffer<> make_input(const InputInfo &in, const std::vector<DimRange> &region, uint64_t seed) const;
+    void cover_what_is_read();
     const PipelineDAG &dag_;
     Halide::Target target_;
     Halide::Pipeline pipeline_;
     std::vector<Halide::Buffer<>> outputs_;
-    std::vector<Halide::Buffer<>> inputs_;
+    std::vector<Halide::Buffer<>> inputs_;  // the buffer inputs, in dag.inputs() order
+    std::vector<uint64_t> input_seeds_;
 };
 
-// Fills a buffer with reproducible random values: floats in [0, 1), integers
-// in [0, 255] (or their type's range if smaller).
-void fill_random(Halide::Buffer<> &b, uint64_t seed);
-
-// Largest error of `got` against `want` relative to the reference's scale;
-// 0 for identical integer data. NaN/Inf in the same places count as equal.
+// Largest error of `got` against `want` relative to the reference's scale
+// (output_check.h's float comparison, with no tolerance applied); 0 for
+// identical integer data; infinite for integers that differ, for NaN
+// against a number and for differing infinities.
 double max_relative_error(const Halide::Buffer<> &got, const void *want);
 
 }  // namespace ansor

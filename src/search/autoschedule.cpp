@@ -2,11 +2,14 @@
 
 #include "search/tuning_session.h"
 
+#include <cstdio>
+
 namespace ansor {
 
 AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &outputs, const Halide::Target &target,
                                 int parallelism, const Options &options) {
     PipelineDAG dag(outputs, parallelism);
+    for (const std::string &w : dag.warnings()) std::fprintf(stderr, "[ansor] warning: %s\n", w.c_str());
     TuningSession session(dag, target, options);
     if (session.settings().tuner.trials > 0) session.tune();
     SessionChoice choice = session.choose();
@@ -18,6 +21,8 @@ AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &o
     result.best_ms = choice.how.best_ms;
     result.trials = choice.how.trials;
     result.failures = choice.how.failures;
+    result.not_measured_because = choice.how.not_measured_because;
+    result.warnings = dag.warnings();
     return result;
 }
 

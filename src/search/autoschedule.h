@@ -17,6 +17,8 @@ struct AutoscheduleResult {
     bool from_log = false;  // applied the tuning log's best record without measuring
     double best_ms = 0;
     int trials = 0, failures = 0;
+    std::string not_measured_because;  // why nothing could be measured, if so
+    std::vector<std::string> warnings;  // the analysis's (constraints that override estimates)
 };
 
 AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &outputs, const Halide::Target &target,

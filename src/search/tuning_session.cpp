@@ -185,7 +185,18 @@ void TuningSession::record(const TrialRecord &t) {
 }
 
 int TuningSession::tune(int trials) {
-    if (!tuner_) start_tuner();
+    if (!tuner_ && !not_measured_because_.empty()) return 0;
+    if (!tuner_) {
+        try {
+            start_tuner();
+        } catch (const MeasurementUnavailable &e) {
+            // The build goes on: the schedule comes from the cost model alone.
+            not_measured_because_ = e.what();
+            std::fprintf(stderr, "[ansor] warning: cannot measure this pipeline: %s; scheduling without measuring\n",
+                         e.what());
+            return 0;
+        }
+    }
     if (!pending_suggestions_.empty()) {
         tuner_->suggest(std::move(pending_suggestions_));
         pending_suggestions_.clear();
@@ -257,7 +268,7 @@ SessionChoice TuningSession::choose() {
                                  "(HL_ANSOR_ALLOW_ROOT_FALLBACK)\n",
                          no_success_message(outcome).c_str());
         }
-    } else if (log_) {
+    } else if (log_ && (not_measured_because_.empty() || best_record(history_))) {
         // No budget: the log's best program, the same one every time.
         std::optional<TuningRecord> best = best_record(history_);
         if (!best) {
@@ -281,6 +292,7 @@ SessionChoice TuningSession::choose() {
                      chosen ? ("one random program (seed " + std::to_string(settings_.tuner.seed) + ")").c_str()
                             : "every Func at root (no program could be sampled)");
     }
+    how.not_measured_because = not_measured_because_;
     SessionChoice c{chosen ? *chosen : all_at_root(dag_), how, ""};
     std::ostringstream src;
     src << "// Ansor: ";
@@ -296,6 +308,7 @@ SessionChoice TuningSession::choose() {
     } else {
         src << "unmeasured schedule";
     }
+    if (!how.not_measured_because.empty()) src << " (not measured: " << how.not_measured_because << ")";
     src << "\n" << c.state.source();
     c.source = src.str();
     return c;

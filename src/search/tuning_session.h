@@ -46,6 +46,7 @@ struct SessionChoice {
         bool zero_shot = false; // ranked best by the cost model, nothing measured
         double best_ms = 0;
         int trials = 0, failures = 0;  // this session's measurements
+        std::string not_measured_because;  // why the pipeline could not be measured, if it could not
     } how;
     // The schedule source: a comment line saying how it was chosen, then the schedule.
     std::string source;
@@ -75,7 +76,10 @@ public:
     const std::vector<TuningRecord> &history() const { return history_; }
 
     // Measures `trials` more programs (fewer if the space runs dry) and
-    // returns how many. The first call creates the measurer (which runs the
+    // returns how many. A pipeline that cannot be measured (an unresolvable
+    // extern stage, a Param without an estimate, a failing reference:
+    // MeasurementUnavailable) measures none, with a warning, and choose()
+    // then picks as without a budget. The first call creates the measurer (which runs the
     // all-at-root reference once), the model and the tuner, and hands the
     // tuner the history. Each measurement is appended to the log, then
     // passed to on_measured.
@@ -130,6 +134,7 @@ private:
     std::unique_ptr<Tuner> tuner_;
     std::vector<State> pending_suggestions_;
     int64_t logged_trials_ = 0;  // index of the next record appended
+    std::string not_measured_because_;  // set when the measurer could not be made
 };
 
 }  // namespace ansor

@@ -1,0 +1,75 @@
+#pragma once
+// The correctness check: how a candidate's output buffer is compared with
+// the reference's (docs/correctness.md gives the rules and why).
+//
+//   float outputs (float16, bfloat16, float32, float64), compared by value:
+//     |got - want| / max(|want|, 1e-3 * max|want|) <= tolerance, where the
+//     tolerance is the option's (1e-3), raised to 2 ulps of the type and to
+//     8 * sqrt(K) * epsilon for a value behind a reduction of K points
+//     (the rounding Halide's reassociation of a float reduction may add).
+//   integer outputs: exact (64-bit ones as integers, never through double),
+//     except an integer computed through float arithmetic: there an element
+//     may differ by 1 (float rounding under FMA contraction or vector code
+//     moves a value across a rounding boundary), on at most 5% of the
+//     elements; any larger difference fails.
+//   float outputs computed through a float-to-integer conversion (a LUT
+//     index, a quantised level): where the conversion rounds the other way
+//     the value jumps, so up to 5% of the elements may exceed the tolerance
+//     by up to 10 times; any element beyond that, or more elements, fail.
+//   NaN and Inf: NaN matches NaN only, Inf the same Inf only. A reference
+//     output with no finite element cannot tell right from wrong: it is
+//     reported as unverifiable rather than passed.
+#include "dag/pipeline_dag.h"
+
+#include <Halide.h>
+
+#include <string>
+#include <vector>
+
+namespace ansor {
+
+// How one output buffer (a Func's value, or one element of a Tuple) is compared.
+struct OutputRule {
+    std::string name;  // "relu", or "minmax[1]" for a Tuple element
+    Halide::Type type;
+    // An integer value whose computation involves float arithmetic.
+    bool through_float = false;
+    // A float value whose computation converts a float to an integer.
+    bool through_quantization = false;
+    // The most points of any reduction the value depends on (1: none).
+    int64_t reduction_points = 1;
+    double tolerance = 1e-3;  // the option's relative tolerance, before the rules above raise it
+};
+
+// Share of an integer-through-float output's elements allowed to differ by 1.
+// (Also the share of a float-through-quantisation output's elements
+// allowed past the tolerance, by at most kQuantizationFactor times.)
+constexpr double kRoundingShare = 0.05;
+constexpr double kQuantizationFactor = 10;
+
+// One rule per output buffer, in the order PipelineRunner::outputs() gives them.
+std::vector<OutputRule> output_rules(const PipelineDAG &dag, double tolerance);
+
+// The relative tolerance a float output gets under `rule`.
+double float_tolerance(const OutputRule &rule);
+
+struct OutputComparison {
+    enum class Verdict { Match, Mismatch } verdict = Verdict::Match;
+    std::string detail;  // for a mismatch: where and by how much
+    double worst = 0;    // largest relative error (floats) or absolute difference (integers)
+    bool ok() const { return verdict == Verdict::Match; }
+};
+
+// `want` holds the reference's elements in `got`'s layout (dense, as
+// PipelineRunner allocates them).
+OutputComparison compare_output(const Halide::Buffer<> &got, const void *want, const OutputRule &rule);
+
+// Why a reference output cannot verify anything ("" when it can): it holds
+// no finite element (all NaN or Inf).
+std::string unverifiable_reason(const Halide::Buffer<> &reference, const OutputRule &rule);
+
+// Every Func whose values `f`'s definitions read, directly or through
+// others, `f` included.
+std::vector<const Node *> value_sources(const PipelineDAG &dag, int node);
+
+}  // namespace ansor
