@@ -75,6 +75,7 @@ void HalideApplier::apply(const Directive &d) {
         break;
     }
     case K::BoundStorage: func(d.func).bound_storage(Var(d.loops[0].name), Expr((int)d.factor)); break;
+    case K::StoreAt: func(d.func).store_at(LoopLevel(func(d.at_func), to_var(d.at_loop))); break;
     }
 }
 
@@ -161,6 +162,9 @@ void SchedulePrinter::print(const Directive &d) {
     }
     case K::BoundStorage:
         s << func_id(d.func) << ".bound_storage(" << loop_id(d.loops[0]) << ", " << d.factor << ");";
+        break;
+    case K::StoreAt:
+        s << func_id(d.func) << ".store_at(" << func_id(d.at_func) << ", " << loop_id(d.at_loop) << ");";
         break;
     }
     body_.push_back(s.str());

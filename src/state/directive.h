@@ -20,7 +20,7 @@ struct LoopRef {
 struct Directive {
     enum class Kind {
         Split, Reorder, Fuse, Parallel, Vectorize, Unroll,
-        ComputeRoot, ComputeInline, ComputeAt, Rfactor, BoundStorage
+        ComputeRoot, ComputeInline, ComputeAt, Rfactor, BoundStorage, StoreAt
     };
     Kind kind;
     std::string func;
@@ -29,7 +29,7 @@ struct Directive {
                                  // BoundStorage: the pure Var
     int64_t factor = 0;          // Split: the factor; BoundStorage: the storage extent
     Halide::TailStrategy tail = Halide::TailStrategy::Auto;
-    // ComputeAt: where; Rfactor: the new Func's name.
+    // ComputeAt, StoreAt: where; Rfactor: the new Func's name.
     std::string at_func;
     int at_stage = 0;
     LoopRef at_loop;
