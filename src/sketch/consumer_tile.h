@@ -30,6 +30,14 @@ std::optional<State> compute_in_consumer_tile(const SketchContext &ctx, const St
 // sketch tiles at most one consumer that way).
 bool has_two_level_tile(const State &s);
 
+// The outer tile loop of `func`'s last stage as a rule tiled it (the
+// innermost of the leading loops that are outer pieces of its splits).
+std::optional<Location> outer_tile_loop(const State &s, const LoopNest &m, const std::string &func);
+
+// The cache-read rule (cache_read_rule.cpp): an operand of a multi-level
+// tiled consumer staged through a wrapper at the outer tile.
+SketchRulePtr make_cache_read_rule();
+
 // The sliding-window rule (sliding_window_rule.cpp): a stencil producer
 // stored at its consumer's outer tile loop and computed at the serial loop
 // inside it.

@@ -135,6 +135,8 @@ public:
 
 // ---- Producers computed inside a consumer's tiles --------------------------
 
+}  // namespace
+
 // The outer tile loop of `func`'s last stage as a rule tiled it: the
 // innermost of the leading loops that are outer pieces of the stage's splits
 // ("SS", "SSS" or the first level of "SSRSRS").
@@ -154,6 +156,8 @@ std::optional<Location> outer_tile_loop(const State &s, const LoopNest &m, const
     }
     return out;
 }
+
+namespace {
 
 // Whether a rule may tile `node`'s last stage "SS" (untiled so far, modelled,
 // some space loop worth splitting).
@@ -338,6 +342,7 @@ void clear_registered_sketch_rules() { user_rules().clear(); }
 
 std::vector<SketchRulePtr> sketch_rules() {
     std::vector<SketchRulePtr> rules = user_rules();
+    rules.push_back(make_cache_read_rule());
     rules.push_back(std::make_shared<AlwaysInline>());
     rules.push_back(std::make_shared<AddRfactor>());
     rules.push_back(std::make_shared<AddCacheWrite>());

@@ -20,7 +20,7 @@ struct LoopRef {
 struct Directive {
     enum class Kind {
         Split, Reorder, Fuse, Parallel, Vectorize, Unroll,
-        ComputeRoot, ComputeInline, ComputeAt, Rfactor, BoundStorage, StoreAt
+        ComputeRoot, ComputeInline, ComputeAt, Rfactor, BoundStorage, StoreAt, CacheRead
     };
     Kind kind;
     std::string func;
@@ -34,6 +34,10 @@ struct Directive {
     int at_stage = 0;
     LoopRef at_loop;
     std::vector<std::pair<LoopRef, std::string>> preserved;  // Rfactor: RVar -> new Var
+    // CacheRead: `func` is wrapped for this consumer (func.in(consumer)), the
+    // wrapper computed at at_func's at_loop with storage order `loops`
+    // (innermost first).
+    std::string wrapped_in;
 };
 
 // Applies directives to the Funcs of one (deep-copied) pipeline.

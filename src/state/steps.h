@@ -269,4 +269,35 @@ private:
     void fields_to_json(nlohmann::json &j) const override;
 };
 
+// Ansor's cache read: `func` (a Func that reads pipeline inputs only, such
+// as an input's wrapper Func) staged for one consumer through a Halide wrapper, func.in(consumer),
+// computed at `location` (a loop enclosing the consumer's computation, or
+// one of its own loops) with the wrapper's storage in `storage_order`
+// (indices of func's pure args, innermost first; empty: Halide's order). The wrapper copies the region the
+// consumer reads inside the loop into a compact buffer: GEMM's packed B
+// panel, reused across the tile's rows. Deferred: it checks and lowers
+// against the final loop nest (after the annotator's fuses), and leaves the
+// model's loops alone (the copy is not a statement of the features).
+class CacheReadStep : public Step {
+public:
+    CacheReadStep(std::string func, std::string consumer, Location location, std::vector<int> storage_order)
+        : Step(std::move(func)), consumer(std::move(consumer)), location(std::move(location)),
+          storage_order(std::move(storage_order)) {}
+    std::string kind() const override { return "cache_read"; }
+    bool deferred() const override { return true; }
+    void replay(LoopNest &model) const override;
+    std::vector<Directive> lower(const LoopNest &model) const override;
+    StepPtr renamed(Renamer &names) const override;
+    StepOrigin origin() const override { return StepOrigin::Sketch; }
+    std::string structure_key() const override;
+    // The wrapper's buffer lives at `location`: the annotator keeps the loop.
+    const Location *storage() const override { return &location; }
+    std::string consumer;
+    Location location;
+    std::vector<int> storage_order;
+
+private:
+    void fields_to_json(nlohmann::json &j) const override;
+};
+
 }  // namespace ansor
