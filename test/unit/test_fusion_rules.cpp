@@ -275,7 +275,9 @@ TEST_CASE("fusion rules: programs of the new sketches compute what the reference
         // that does not call it (a chain member), or inside a consumer the
         // old rules never tiled: every sketch with a compute_at whose Func
         // has no elementwise consumer to be fused into.
+        // Sketches with a staged operand are test_cache_read.cpp's to run.
         auto is_new = [&](const State &s) {
+            if (s.structure_key().find("cache_read ") != std::string::npos) return false;
             LoopNest m = s.replay();
             for (const ModelFunc &f : m.funcs()) {
                 if (f.dag_index < 0 || f.location.kind != LocationKind::At) continue;
