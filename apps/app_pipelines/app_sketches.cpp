@@ -81,6 +81,22 @@ std::string location_text(const ansor::Location &loc) {
     }
 }
 
+// The share of sampled programs per structure (the most common first) and
+// the shares that slide a producer's window along a consumer loop (store_at)
+// and that stage an operand in a wrapper (cache_read).
+void print_structure_shares(const std::map<std::string, int> &structures, int programs, int sliding,
+                            int cache_reads) {
+    std::vector<std::pair<int, std::string>> by_count;
+    for (const auto &kv : structures) by_count.push_back({kv.second, kv.first});
+    std::sort(by_count.rbegin(), by_count.rend());
+    std::printf("  programs with a sliding window (store_at): %.1f%%, with a cache read: %.1f%%\n",
+                100.0 * sliding / programs, 100.0 * cache_reads / programs);
+    std::printf("  share of programs per structure (the %zu most common):\n", std::min<size_t>(by_count.size(), 6));
+    for (size_t k = 0; k < by_count.size() && k < 6; k++) {
+        std::printf("    %5.1f%%  %s\n", 100.0 * by_count[k].first / programs, by_count[k].second.c_str());
+    }
+}
+
 // Samples programs as the search's first round does and tallies, per Func,
 // where it was computed, and how many distinct structures came out.
 void print_samples(const ansor::PipelineDAG &dag, const std::vector<ansor::State> &sketches, const Options &opt) {
@@ -90,13 +106,16 @@ void print_samples(const ansor::PipelineDAG &dag, const std::vector<ansor::State
     std::mt19937_64 rng(opt.seed);
     std::uniform_int_distribution<size_t> pick(0, sketches.size() - 1);
     std::map<std::string, std::map<std::string, int>> where;  // Func -> location -> count
-    std::set<std::string> structures;
-    int ok = 0, failed = 0;
+    std::map<std::string, int> structures;  // structure key -> programs
+    int ok = 0, failed = 0, sliding = 0, cache_reads = 0;
     for (int i = 0; i < opt.samples; i++) {
         try {
             ansor::State s = annotator.annotate(sketches[pick(rng)], rng);
             ansor::LoopNest m = s.replay();
-            structures.insert(s.structure_key());
+            const std::string key = s.structure_key();
+            structures[key]++;
+            sliding += key.find("store_at ") != std::string::npos;
+            cache_reads += key.find("cache_read ") != std::string::npos;
             for (const auto &f : m.funcs()) where[f.name][location_text(f.location)]++;
             ok++;
         } catch (const ansor::InvalidState &) {
@@ -105,6 +124,7 @@ void print_samples(const ansor::PipelineDAG &dag, const std::vector<ansor::State
     }
     std::printf("  %d sampled programs (%d draws failed): %zu distinct structures\n", ok, failed, structures.size());
     if (ok == 0) return;
+    print_structure_shares(structures, ok, sliding, cache_reads);
     std::printf("  where each Func is computed (share of programs; \"at F.s:loop\" = inside loop of F's stage s):\n");
     for (const auto &n : dag.nodes()) {
         for (const std::string &name : {n.name, ansor::intermediate_name(n.name)}) {

@@ -130,6 +130,8 @@ RandomAnnotator::Anchors RandomAnnotator::anchors_of(const State &state) {
         for (const StepPtr &step : g.steps) {
             const Location *loc = step->placement();
             if (loc && loc->kind == LocationKind::At) out.insert({loc->func, loc->stage, loc->loop});
+            const Location *store = step->storage();
+            if (store && store->kind == LocationKind::At) out.insert({store->func, store->stage, store->loop});
         }
     }
     return out;

@@ -1,5 +1,7 @@
 #include "sketch/sketch_rules.h"
 
+#include "sketch/consumer_tile.h"
+
 #include <mutex>
 #include <optional>
 #include <set>
@@ -133,6 +135,8 @@ public:
 
 // ---- Producers computed inside a consumer's tiles --------------------------
 
+}  // namespace
+
 // The outer tile loop of `func`'s last stage as a rule tiled it: the
 // innermost of the leading loops that are outer pieces of the stage's splits
 // ("SS", "SSS" or the first level of "SSRSRS").
@@ -153,6 +157,8 @@ std::optional<Location> outer_tile_loop(const State &s, const LoopNest &m, const
     return out;
 }
 
+namespace {
+
 // Whether a rule may tile `node`'s last stage "SS" (untiled so far, modelled,
 // some space loop worth splitting).
 bool can_tile_two_levels(const PipelineDAG &dag, const State &s, int node) {
@@ -165,6 +171,8 @@ bool can_tile_two_levels(const PipelineDAG &dag, const State &s, int node) {
     }
     return false;
 }
+
+}  // namespace
 
 // Whether a rule already tiled some consumer "SS" for its producers: a
 // stage with a reorder whose splits each make two pieces (the other rules'
@@ -184,15 +192,6 @@ bool has_two_level_tile(const State &s) {
     }
     return false;
 }
-
-// Where node i's consumers are computed, as one loop that encloses them all:
-// the loop every consumer is computed at (a chain), or the outer tile loop of
-// the single consumer at root (tiling it "SS" first when no rule has tiled it).
-struct ConsumerTile {
-    Location at;
-    std::string tile_consumer;  // a consumer to tile "SS" first; `at` is then unset
-    bool chained = false;       // every consumer is an untiled member of a chain
-};
 
 std::optional<ConsumerTile> consumer_tile(const PipelineDAG &dag, const State &s, int i) {
     const LoopNest m = s.replay();
@@ -250,6 +249,8 @@ std::optional<State> compute_in_consumer_tile(const SketchContext &ctx, const St
     }
     return next;
 }
+
+namespace {
 
 // Producers at the consumer's tile, Halide's classic fusion of stencils
 // (`out.tile(x, y, xo, yo, xi, yi, 64, 32); f.compute_at(out, xo)`, as in
@@ -341,12 +342,14 @@ void clear_registered_sketch_rules() { user_rules().clear(); }
 
 std::vector<SketchRulePtr> sketch_rules() {
     std::vector<SketchRulePtr> rules = user_rules();
+    rules.push_back(make_cache_read_rule());
     rules.push_back(std::make_shared<AlwaysInline>());
     rules.push_back(std::make_shared<AddRfactor>());
     rules.push_back(std::make_shared<AddCacheWrite>());
     rules.push_back(std::make_shared<MultiLevelTilingWithFusion>());
     rules.push_back(std::make_shared<MultiLevelTilingAtConsumerTile>());
     rules.push_back(std::make_shared<MultiLevelTiling>());
+    rules.push_back(make_sliding_window_rule());
     rules.push_back(std::make_shared<ComputeAtConsumerTile>());
     rules.push_back(std::make_shared<Skip>());
     return rules;

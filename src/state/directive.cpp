@@ -75,6 +75,15 @@ void HalideApplier::apply(const Directive &d) {
         break;
     }
     case K::BoundStorage: func(d.func).bound_storage(Var(d.loops[0].name), Expr((int)d.factor)); break;
+    case K::StoreAt: func(d.func).store_at(LoopLevel(func(d.at_func), to_var(d.at_loop))); break;
+    case K::CacheRead: {
+        Func wrapper = func(d.func).in(func(d.wrapped_in));
+        wrapper.compute_at(LoopLevel(func(d.at_func), to_var(d.at_loop)));
+        std::vector<Var> order;
+        for (const LoopRef &l : d.loops) order.emplace_back(l.name);
+        if (order.size() > 1) wrapper.reorder_storage(order);
+        break;
+    }
     }
 }
 
@@ -162,6 +171,21 @@ void SchedulePrinter::print(const Directive &d) {
     case K::BoundStorage:
         s << func_id(d.func) << ".bound_storage(" << loop_id(d.loops[0]) << ", " << d.factor << ");";
         break;
+    case K::StoreAt:
+        s << func_id(d.func) << ".store_at(" << func_id(d.at_func) << ", " << loop_id(d.at_loop) << ");";
+        break;
+    case K::CacheRead: {
+        const std::string id = identifier(d.func + "_in_" + d.wrapped_in, "");
+        s << "Func " << id << " = " << func_id(d.func) << ".in(" << func_id(d.wrapped_in) << ");\n";
+        s << id << ".compute_at(" << func_id(d.at_func) << ", " << loop_id(d.at_loop) << ")";
+        if (d.loops.size() > 1) {
+            s << ".reorder_storage(";
+            for (size_t i = 0; i < d.loops.size(); i++) s << (i ? ", " : "") << loop_id(d.loops[i]);
+            s << ")";
+        }
+        s << ";";
+        break;
+    }
     }
     body_.push_back(s.str());
 }

@@ -20,7 +20,7 @@ struct LoopRef {
 struct Directive {
     enum class Kind {
         Split, Reorder, Fuse, Parallel, Vectorize, Unroll,
-        ComputeRoot, ComputeInline, ComputeAt, Rfactor, BoundStorage
+        ComputeRoot, ComputeInline, ComputeAt, Rfactor, BoundStorage, StoreAt, CacheRead
     };
     Kind kind;
     std::string func;
@@ -29,11 +29,15 @@ struct Directive {
                                  // BoundStorage: the pure Var
     int64_t factor = 0;          // Split: the factor; BoundStorage: the storage extent
     Halide::TailStrategy tail = Halide::TailStrategy::Auto;
-    // ComputeAt: where; Rfactor: the new Func's name.
+    // ComputeAt, StoreAt: where; Rfactor: the new Func's name.
     std::string at_func;
     int at_stage = 0;
     LoopRef at_loop;
     std::vector<std::pair<LoopRef, std::string>> preserved;  // Rfactor: RVar -> new Var
+    // CacheRead: `func` is wrapped for this consumer (func.in(consumer)), the
+    // wrapper computed at at_func's at_loop with storage order `loops`
+    // (innermost first).
+    std::string wrapped_in;
 };
 
 // Applies directives to the Funcs of one (deep-copied) pipeline.

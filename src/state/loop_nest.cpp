@@ -136,6 +136,9 @@ void LoopNest::rebuild_stages(ModelFunc &f) {
 void LoopNest::relocate(const std::string &name, const Location &loc) {
     ModelFunc &f = mutable_func(name);
     f.location = loc;
+    f.store_location.reset();
+    f.storage_extents.clear();
+    f.iterations_per_allocation = 1;
     if (loc.kind == LocationKind::At) {
         f.extents = footprint(f, loc);
     } else if (f.dag_index >= 0) {
@@ -393,6 +396,43 @@ bool LoopNest::encloses(const Location &loc, const std::string &func_name) const
     }
     if (l.func == func_name) return false;
     return encloses(loc, l.func);
+}
+
+void LoopNest::store_at(const std::string &name, const Location &store) {
+    ModelFunc &f = mutable_func(name);
+    if (f.location.kind != LocationKind::At) throw InvalidState("store_at of '" + name + "', which is not computed at a loop");
+    for (size_t st = 0; st < f.stages.size(); st++) {
+        const auto &loops = f.stages[st].loops;
+        const auto &base = f.base_stages[st];
+        bool untouched = loops.size() == base.size();
+        for (size_t i = 0; untouched && i < loops.size(); i++) untouched = loops[i].name == base[i].var;
+        if (!untouched) throw InvalidState("store_at of '" + name + "' after its loops were changed");
+    }
+    const std::vector<Location> enclosing = enclosing_loops(name);
+    auto at = std::find(enclosing.begin(), enclosing.end(), store);
+    if (at == enclosing.end() || *at == f.location) {
+        throw InvalidState("store_at: '" + store.func + "." + store.loop + "' does not enclose the computation of '" +
+                           name + "'");
+    }
+    // Iterations of the loops inside the store loop down to the compute loop.
+    int64_t iterations = 1;
+    for (auto it = at + 1; it != enclosing.end(); ++it) {
+        iterations *= std::max<int64_t>(1, loop(it->func, it->stage, it->loop).extent);
+        if (*it == f.location) break;
+    }
+    const std::vector<int64_t> window = f.extents, whole = footprint(f, store);
+    // Along a dim where the store loop needs more than one iteration's
+    // window, the iterations slide over it: each computes an even share.
+    std::vector<int64_t> computed = window;
+    for (size_t d = 0; d < computed.size() && d < whole.size(); d++) {
+        if (whole[d] > window[d]) computed[d] = std::min(window[d], (whole[d] + iterations - 1) / iterations);
+        computed[d] = std::max<int64_t>(1, computed[d]);
+    }
+    f.extents = computed;
+    rebuild_stages(f);
+    f.store_location = store;
+    f.storage_extents = window;
+    f.iterations_per_allocation = iterations;
 }
 
 std::vector<Location> LoopNest::enclosing_loops(const std::string &func_name) const {

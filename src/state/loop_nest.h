@@ -73,6 +73,14 @@ struct ModelFunc {
     std::vector<std::string> pure_args;
     std::vector<int64_t> extents;  // per pure arg, at the current location
     Location location;
+    // Set by store_at: the loop the buffer lives at (outside `location`),
+    // the folded buffer's extents per pure arg (the window one iteration of
+    // `location` needs), and how many iterations of `location` share one
+    // allocation. Without store_at the buffer is `extents`, allocated per
+    // iteration of `location`.
+    std::optional<Location> store_location;
+    std::vector<int64_t> storage_extents;
+    int64_t iterations_per_allocation = 1;
     // Loops of each stage before any step, extents at root; pure-var loops
     // take their extent from `extents` when the Func moves.
     std::vector<std::vector<StageLoop>> base_stages;
@@ -126,6 +134,13 @@ public:
     // its pure Vars and the preserved RVars only. The intermediate is placed
     // right after its origin and inlined (Halide's default for a new Func)
     // until relocated. With nothing preserved this is Ansor's cache write.
+    // Stores a Func computed at a loop at `store`, a loop that encloses its
+    // compute location (Halide's store_at): along the loops in between the
+    // computed window slides, so each iteration computes only its share of
+    // what the store loop needs (the pure-var extents shrink), and the
+    // buffer is folded to one iteration's window (storage_extents).
+    // Legality (serial loops in between) is the caller's to check.
+    void store_at(const std::string &func, const Location &store);
     const ModelFunc &add_intermediate(const std::string &func, int stage,
                                       const std::vector<std::pair<std::string, std::string>> &preserved);
 

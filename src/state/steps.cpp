@@ -603,6 +603,12 @@ StepPtr step_from_json(const json &j) {
         if (kind == "compute_inline") return std::make_shared<ComputeLocationStep>(func, location_from_json(j, LocationKind::Inline));
         if (kind == "compute_at") return std::make_shared<ComputeLocationStep>(func, location_from_json(j, LocationKind::At));
         if (kind == "cache_write") return std::make_shared<CacheWriteStep>(func);
+        if (kind == "cache_read") {
+            return std::make_shared<CacheReadStep>(func, j.at("consumer").get<std::string>(),
+                                                   location_from_json(j, LocationKind::At),
+                                                   j.at("storage").get<std::vector<int>>());
+        }
+        if (kind == "store_at") return std::make_shared<StoreAtStep>(func, location_from_json(j, LocationKind::At));
         if (kind == "rfactor") {
             std::vector<std::pair<std::string, std::string>> p;
             for (const auto &e : j.at("preserved")) p.emplace_back(e.at(0).get<std::string>(), e.at(1).get<std::string>());

@@ -82,6 +82,8 @@ public:
     virtual std::string structure_key() const { return ""; }
     // The compute location a location step sets; null for other steps.
     virtual const Location *placement() const { return nullptr; }
+    // The storage location a store_at step sets; null for other steps.
+    virtual const Location *storage() const { return nullptr; }
     // This step as kind T, or null: for code that edits one kind's fields
     // (mutating a split's factors), not for deciding what a kind means.
     template<typename T>
@@ -238,6 +240,61 @@ public:
     explicit CacheWriteStep(std::string func) : RfactorStep(std::move(func), 1, {}) {}
     std::string kind() const override { return "cache_write"; }
     StepPtr renamed(Renamer &names) const override;
+
+private:
+    void fields_to_json(nlohmann::json &j) const override;
+};
+
+// store_at an outer loop of a Func computed at an inner one (Halide's
+// f.store_at(g, outer).compute_at(g, inner)): the buffer lives across the
+// iterations of the loops in between, which stay serial, so Halide slides
+// the computed window along them (each iteration computes only what the
+// previous ones did not) and folds the storage to the window (a line
+// buffer). Follows the Func's compute_at step; replay checks that the store
+// loop encloses the compute loop and that no loop in between is parallel or
+// vectorized.
+class StoreAtStep : public Step {
+public:
+    StoreAtStep(std::string func, Location store) : Step(std::move(func)), store(std::move(store)) {}
+    std::string kind() const override { return "store_at"; }
+    void replay(LoopNest &model) const override;
+    std::vector<Directive> lower(const LoopNest &model) const override;
+    StepPtr renamed(Renamer &names) const override;
+    StepOrigin origin() const override { return StepOrigin::Sketch; }
+    std::string structure_key() const override;
+    const Location *storage() const override { return &store; }
+    Location store;
+
+private:
+    void fields_to_json(nlohmann::json &j) const override;
+};
+
+// Ansor's cache read: `func` (a Func that reads pipeline inputs only, such
+// as an input's wrapper Func) staged for one consumer through a Halide wrapper, func.in(consumer),
+// computed at `location` (a loop enclosing the consumer's computation, or
+// one of its own loops) with the wrapper's storage in `storage_order`
+// (indices of func's pure args, innermost first; empty: Halide's order). The wrapper copies the region the
+// consumer reads inside the loop into a compact buffer: GEMM's packed B
+// panel, reused across the tile's rows. Deferred: it checks and lowers
+// against the final loop nest (after the annotator's fuses), and leaves the
+// model's loops alone (the copy is not a statement of the features).
+class CacheReadStep : public Step {
+public:
+    CacheReadStep(std::string func, std::string consumer, Location location, std::vector<int> storage_order)
+        : Step(std::move(func)), consumer(std::move(consumer)), location(std::move(location)),
+          storage_order(std::move(storage_order)) {}
+    std::string kind() const override { return "cache_read"; }
+    bool deferred() const override { return true; }
+    void replay(LoopNest &model) const override;
+    std::vector<Directive> lower(const LoopNest &model) const override;
+    StepPtr renamed(Renamer &names) const override;
+    StepOrigin origin() const override { return StepOrigin::Sketch; }
+    std::string structure_key() const override;
+    // The wrapper's buffer lives at `location`: the annotator keeps the loop.
+    const Location *storage() const override { return &location; }
+    std::string consumer;
+    Location location;
+    std::vector<int> storage_order;
 
 private:
     void fields_to_json(nlohmann::json &j) const override;
