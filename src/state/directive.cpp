@@ -75,6 +75,7 @@ void HalideApplier::apply(const Directive &d) {
         break;
     }
     case K::BoundStorage: func(d.func).bound_storage(Var(d.loops[0].name), Expr((int)d.factor)); break;
+    case K::AlignStorage: func(d.func).align_storage(Var(d.loops[0].name), Expr((int)d.factor)); break;
     }
 }
 
@@ -161,6 +162,9 @@ void SchedulePrinter::print(const Directive &d) {
     }
     case K::BoundStorage:
         s << func_id(d.func) << ".bound_storage(" << loop_id(d.loops[0]) << ", " << d.factor << ");";
+        break;
+    case K::AlignStorage:
+        s << func_id(d.func) << ".align_storage(" << loop_id(d.loops[0]) << ", " << d.factor << ");";
         break;
     }
     body_.push_back(s.str());

@@ -507,9 +507,35 @@ static std::vector<Directive> tile_storage_bounds(const LoopNest &m, const std::
     return out;
 }
 
+// A Func computed inside a consumer's loop gets a buffer per iteration whose
+// rows Halide 14 sizes exactly (33 floats for a 2x downsample of a 16-wide
+// vector tile). Its vectorised consumers' loads from such a buffer can then
+// carry an alignment the address does not have: Halide emits aligned 64-byte
+// loads at odd row offsets, which fault on AVX-512 (a segfault in the
+// candidate). Padding the innermost dim of the storage to 64 bytes makes every
+// row start where the alignment analysis assumes. Cache-write intermediates
+// keep their bounded tile storage (tile_storage_bounds) and are read pointwise.
+static std::vector<Directive> row_alignment(const LoopNest &m, const std::string &func, const Location &loc) {
+    std::vector<Directive> out;
+    if (loc.kind != LocationKind::At || is_cache_write_intermediate(m, func)) return out;
+    const ModelFunc &f = m.func(func);
+    if (f.pure_args.empty() || f.dag_index < 0) return out;
+    // Elements per 64 bytes of the narrowest type: every Tuple element's rows are then 64-byte multiples.
+    int bytes = 8;
+    for (const Halide::Type &t : m.dag().node(f.dag_index).func.output_types()) bytes = std::min(bytes, std::max(1, t.bytes()));
+    Directive d;
+    d.kind = Directive::Kind::AlignStorage;
+    d.func = func;
+    d.loops = {{f.pure_args[0], false}};
+    d.factor = 64 / bytes;
+    out.push_back(d);
+    return out;
+}
+
 std::vector<Directive> ComputeLocationStep::lower(const LoopNest &m) const {
     std::vector<Directive> out = {location_directive(m, func_, location)};
     for (Directive &d : tile_storage_bounds(m, func_, location)) out.push_back(std::move(d));
+    for (Directive &d : row_alignment(m, func_, location)) out.push_back(std::move(d));
     return out;
 }
 
