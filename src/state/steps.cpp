@@ -276,7 +276,39 @@ void AnnotateStep::replay(LoopNest &m) const {
     m.annotate(func_, stage, loop, annotation);
 }
 
+namespace {
+
+// The widest element of a Func's values (an intermediate's: its origin's).
+int widest_type_bytes(const LoopNest &m, const std::string &func) {
+    const ModelFunc *f = &m.func(func);
+    if (f->dag_index < 0 && m.has(f->created_from)) f = &m.func(f->created_from);
+    int bytes = 1;
+    if (f->dag_index >= 0) {
+        for (const Halide::Type &t : m.dag().node(f->dag_index).func.output_types()) bytes = std::max(bytes, t.bytes());
+    }
+    return bytes;
+}
+
+}  // namespace
+
+// Halide 14 cuts a vector into native-width slices for predicated loads and
+// stores (a GuardWithIf tail, a cache-write tile): a width one more than a
+// multiple of the native width leaves a 1-lane slice, which it passes to
+// LLVM's masked load/store intrinsics with mismatched types (an LLVM
+// verifier error and an internal error for 17, 33 or 65 lanes). The
+// smallest native width of any x86 vector unit (16 bytes) divides the
+// larger ones, so a width that is 1 mod 16 bytes' worth of lanes is never
+// vectorised: the loop stays scalar.
+bool vector_width_breaks_codegen(int64_t width, int element_bytes) {
+    const int64_t lanes = std::max<int64_t>(1, 16 / std::max(1, element_bytes));
+    return lanes > 1 && width > lanes && width % lanes == 1;
+}
+
 std::vector<Directive> AnnotateStep::lower(const LoopNest &m) const {
+    if (annotation == Annotation::Vectorize) {
+        const ModelLoop &l = m.loop(func_, stage, loop);
+        if (l.constant_extent && vector_width_breaks_codegen(l.extent, widest_type_bytes(m, func_))) return {};
+    }
     Directive d;
     d.kind = annotation == Annotation::Parallel    ? Directive::Kind::Parallel
              : annotation == Annotation::Vectorize ? Directive::Kind::Vectorize
