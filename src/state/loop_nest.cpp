@@ -167,10 +167,15 @@ void LoopNest::split(const std::string &func_name, int stage_index, const std::s
     const ModelLoop old = s.loops[at];
     std::vector<ModelLoop> pieces;
     int64_t inner = product_of_factors(inner_factors);
+    const bool tail = old.tail || (inner > 0 && old.extent % inner != 0);
+    const bool shifted = stage_index == 0 && old.kind == LoopKind::Space && old.extent >= inner;
+    const bool guarded_tail = old.guarded_tail || (tail && !shifted);
     for (size_t i = 0; i < names.size(); i++) {
         ModelLoop p;
         p.name = names[i];
         p.kind = old.kind;
+        p.tail = tail;
+        p.guarded_tail = guarded_tail;
         bool outer = i == 0;
         p.extent = outer ? (old.extent + inner - 1) / inner : std::max<int64_t>(1, inner_factors[i - 1]);
         p.constant_extent = outer ? old.constant_extent : true;
@@ -203,6 +208,8 @@ void LoopNest::fuse(const std::string &func_name, int stage_index, const std::ve
         const ModelLoop &l = s.loops[first + i];
         if (l.kind != fused.kind) throw InvalidState("fuse: cannot fuse a Var with an RVar");
         fused.extent *= l.extent;
+        fused.tail = fused.tail || l.tail;
+        fused.guarded_tail = fused.guarded_tail || l.guarded_tail;
         fused.constant_extent = fused.constant_extent && l.constant_extent;
         fused.origins.insert(fused.origins.end(), l.origins.begin(), l.origins.end());
     }

@@ -396,6 +396,31 @@ namespace {
 // Checks that `func` may live at `loc`: Halide needs every use of it inside
 // that loop: the location's Func (only its using stage) or consumers computed
 // inside that loop.
+// A Func computed inside a consumer's loop is computed over the range the
+// loop's split covers, tail included: a guarded tail (GuardWithIf) guards the
+// consumer's points, not its producers' bounds. A producer that reads a
+// pipeline input unclamped would read past the input's end there (Halide's
+// "Input buffer ... is accessed at N, which is beyond the max"). A shifted
+// tail stays inside the extent, unless SplitStep::lower guards the
+// consumer's own tails because it over-reads too.
+void check_no_input_overread(const LoopNest &m, const std::string &func, const ModelStage &cs, int at,
+                             const std::string &consumer) {
+    const ModelFunc &f = m.func(func);
+    const int node = f.dag_index >= 0 ? f.dag_index : m.func(f.created_from).dag_index;
+    if (!reads_input_unclamped(m.dag(), node)) return;
+    const ModelFunc &c = m.func(consumer);
+    const int consumer_node = c.dag_index >= 0 ? c.dag_index : m.func(c.created_from).dag_index;
+    const bool consumer_guards_all = read_through_clamp(m.dag(), c.dag_index) &&
+                                     reads_input_unclamped(m.dag(), consumer_node);
+    for (int i = 0; i <= at; i++) {
+        const ModelLoop &l = cs.loops[i];
+        if (l.guarded_tail || (consumer_guards_all && l.tail)) {
+            throw InvalidState("'" + func + "' reads an input unclamped and would be computed past the input inside '" +
+                               consumer + "' loop '" + l.name + "' (a split with a tail)");
+        }
+    }
+}
+
 void check_location(const LoopNest &m, const std::string &func, const Location &loc) {
     const ModelFunc &f = m.func(func);
     if (loc.kind == LocationKind::Root) return;
@@ -427,6 +452,7 @@ void check_location(const LoopNest &m, const std::string &func, const Location &
             throw InvalidState("compute_at inside a vectorized loop of '" + loc.func + "'");
         }
     }
+    check_no_input_overread(m, func, cs, at, loc.func);
     if (f.dag_index < 0) return;  // an intermediate lives inside its origin; footprint checks that
     const PipelineDAG &dag = m.dag();
     auto consumers = dag.effective_consumers(f.dag_index, m.inlined_nodes());
