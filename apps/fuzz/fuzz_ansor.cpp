@@ -6,6 +6,7 @@
 #include "records/pipeline_key.h"
 #include "search/session_settings.h"
 #include "search/tuning_session.h"
+#include "util/errors.h"
 
 #include <cstdio>
 
@@ -81,7 +82,17 @@ std::vector<Finding> replay_programs(const AnsorCheck &check, const random_pipel
         ansor::PipelineDAG dag(p.output_functions(), check.parallelism);
         const ansor::CanonicalNames names(dag);
         std::vector<ansor::State> states;
-        for (const nlohmann::json &s : steps) states.push_back(ansor::state_from_canonical_steps(dag, names, s));
+        for (const nlohmann::json &s : steps) {
+            ansor::State state = ansor::state_from_canonical_steps(dag, names, s);
+            try {
+                state.replay();
+                states.push_back(std::move(state));
+            } catch (const ansor::InvalidState &e) {
+                // The search no longer builds this program: a fixed bug's program.
+                findings.push_back(Finding{"Ansor", spec.seed, Outcome::Refused, e.what()});
+            }
+        }
+        if (states.empty()) return findings;
         ansor::ForkMeasurer measurer(dag, fuzz_settings(check, spec, dag).measure);
         const std::vector<ansor::MeasureResult> results = measurer.measure(states);
         for (size_t i = 0; i < states.size(); i++) findings.push_back(finding_of(check, spec.seed, states[i], results[i]));

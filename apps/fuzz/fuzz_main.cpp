@@ -7,6 +7,7 @@
 #include "corpus_pipelines.h"
 #include "fuzz_ansor.h"
 #include "fuzz_peer.h"
+#include "scheduled_check.h"
 #include "util/errors.h"
 #include "util/target.h"
 
@@ -30,7 +31,8 @@ const char *const kUsage =
     "  --peer-timeout S  limit of one peer's schedule, compile and runs (default 120)\n"
     "  --corpus FILE     no search: measure the failed programs the corpus file recorded for SEEDS\n"
     "  --replay FILE     no search: measure the programs of FILE, JSON lines of\n"
-    "                    {\"seed\":S,\"stages\":N,\"max_size\":M,\"steps\":[canonical steps]} (SEEDS is ignored)\n"
+    "                    {\"seed\":S,\"stages\":N,\"max_size\":M,\"steps\":[canonical steps]} (SEEDS is ignored);\n"
+    "                    a program the search now refuses to build counts as refused, not as a failure\n"
     "  --verbose         print each failing Ansor program's schedule\n"
     "  --strict          exit 1 if any Ansor program failed\n"
     "  --describe        print each pipeline's stages and definitions, and check nothing\n"
@@ -163,6 +165,24 @@ void print_seed(uint64_t seed, int stages, const std::vector<ansor_fuzz::Finding
     std::fflush(stdout);
 }
 
+// Each peer's verdict on the seed, checked against one all-at-root run.
+void add_peer_findings(const FuzzOptions &o, const ansor_fuzz::AnsorCheck &ansor,
+                       const random_pipeline::RandomPipelineSpec &spec, std::vector<ansor_fuzz::Finding> &findings) {
+    std::vector<Halide::Buffer<>> reference;
+    try {
+        auto build = [&spec]() { return random_pipeline::build_random_pipeline(spec).outputs(); };
+        reference = ansor_fuzz::reference_outputs(build, ansor.target, ansor.parallelism);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "ansor_fuzz: seed %llu: the unscheduled pipeline failed: %s\n",
+                     (unsigned long long)spec.seed, e.what());
+        return;
+    }
+    for (const std::string &peer : o.peers) {
+        ansor_fuzz::PeerCheck check{peer, ansor.target, ansor.parallelism, ansor.options.tolerance, o.peer_timeout};
+        findings.push_back(ansor_fuzz::check_peer(check, spec, reference));
+    }
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -199,7 +219,7 @@ int main(int argc, char **argv) {
             print_seed(spec.seed, spec.stages, findings);
         }
         std::printf("\n%s", tally.table().c_str());
-        return 0;
+        return o.strict && tally.bad("Ansor") > 0 ? 1 : 0;
     }
 
     std::map<uint64_t, std::pair<int, std::vector<nlohmann::json>>> replay;
@@ -224,10 +244,7 @@ int main(int argc, char **argv) {
             findings = ansor_fuzz::replay_programs(ansor, spec, r->second.second);
         } else {
             findings = ansor_fuzz::check_ansor(ansor, spec);
-            for (const std::string &peer : o.peers) {
-                ansor_fuzz::PeerCheck check{peer, ansor.target, ansor.parallelism, ansor.options.tolerance, o.peer_timeout};
-                findings.push_back(ansor_fuzz::check_peer(check, spec));
-            }
+            if (!o.peers.empty()) add_peer_findings(o, ansor, spec, findings);
         }
         for (const auto &f : findings) tally.add(f);
         print_seed(seed, spec.stages, findings);

@@ -11,6 +11,7 @@ const char *outcome_name(Outcome o) {
     case Outcome::Crash: return "crash";
     case Outcome::InternalError: return "internal error";
     case Outcome::WrongOutput: return "wrong output";
+    case Outcome::Refused: return "refused";
     }
     return "?";
 }
@@ -48,7 +49,9 @@ std::string FuzzTally::table() const {
     for (const std::string &s : schedulers_) {
         out << s << ": " << count(s, Outcome::Crash) << " crashes, " << count(s, Outcome::InternalError)
             << " internal errors, " << count(s, Outcome::WrongOutput) << " wrong outputs, " << count(s, Outcome::Ok)
-            << " ok\n";
+            << " ok";
+        if (count(s, Outcome::Refused)) out << ", " << count(s, Outcome::Refused) << " refused";
+        out << "\n";
     }
     return out.str();
 }

@@ -12,6 +12,7 @@ enum class Outcome {
     Crash,          // killed by a signal, or timed out
     InternalError,  // the scheduler or Halide refused or failed (compile error, out-of-bounds read, exception)
     WrongOutput,    // ran, but differs from the unscheduled pipeline beyond the tolerance
+    Refused,        // --replay only: a recorded program the search now refuses to build (InvalidState)
 };
 
 const char *outcome_name(Outcome o);
@@ -31,7 +32,7 @@ class FuzzTally {
 public:
     void add(const Finding &f);
     int count(const std::string &scheduler, Outcome o) const;
-    int bad(const std::string &scheduler) const;  // crashes + internal errors + wrong outputs
+    int bad(const std::string &scheduler) const;  // crashes + internal errors + wrong outputs (not refusals)
     const std::vector<Finding> &failures() const { return failures_; }
     // One line per scheduler: "Ansor: 0 crashes, 0 internal errors, 0 wrong outputs, 80 ok".
     std::string table() const;

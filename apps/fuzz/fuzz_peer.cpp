@@ -1,11 +1,11 @@
 #include "fuzz_peer.h"
 
-#include "dag/pipeline_dag.h"
-#include "measure/pipeline_runner.h"
-#include "util/target.h"
+#include "scheduled_check.h"
+
 
 #include <chrono>
 #include <csignal>
+#include <fcntl.h>
 #include <cstring>
 #include <string>
 #include <sys/wait.h>
@@ -17,30 +17,10 @@ namespace ansor_fuzz {
 namespace {
 
 // The child's work: returns "" when the outputs match, else the error.
-std::string run_peer(const PeerCheck &check, const random_pipeline::RandomPipelineSpec &spec) {
-    const Halide::Target jit = ansor::measurement_target(check.target);
-    // Two builds: the reference's Funcs stay unscheduled whatever the peer does.
-    random_pipeline::RandomPipeline ref = random_pipeline::build_random_pipeline(spec);
-    ansor::PipelineDAG ref_dag(ref.output_functions(), check.parallelism);
-    ansor::PipelineRunner reference(ref_dag, nullptr, jit);
-    reference.compile();
-    reference.run();
-
-    random_pipeline::RandomPipeline p = random_pipeline::build_random_pipeline(spec);
-    ansor::PipelineDAG dag(p.output_functions(), check.parallelism);
-    Halide::Pipeline pipeline(p.outputs());
-    Halide::MachineParams machine(check.parallelism, 32 * 1024 * 1024, 40);
-    pipeline.auto_schedule(check.scheduler, jit, machine);
-    ansor::PipelineRunner runner(dag, pipeline, jit);
-    runner.compile();
-    runner.run();
-    for (size_t i = 0; i < runner.outputs().size(); i++) {
-        const double err = ansor::max_relative_error(runner.outputs()[i], reference.outputs()[i].data());
-        if (!(err <= check.tolerance)) {
-            return "wrong output: relative error " + std::to_string(err) + " exceeds tolerance";
-        }
-    }
-    return "";
+std::string run_peer(const PeerCheck &check, const random_pipeline::RandomPipelineSpec &spec,
+                     const std::vector<Halide::Buffer<>> &reference) {
+    auto build = [&spec]() { return random_pipeline::build_random_pipeline(spec).outputs(); };
+    return check_scheduled(build, check.scheduler, check.target, check.parallelism, check.tolerance, reference);
 }
 
 void write_all(int fd, const std::string &s) {
@@ -66,7 +46,8 @@ std::string read_all(int fd) {
 
 }  // namespace
 
-Finding check_peer(const PeerCheck &check, const random_pipeline::RandomPipelineSpec &spec) {
+Finding check_peer(const PeerCheck &check, const random_pipeline::RandomPipelineSpec &spec,
+                   const std::vector<Halide::Buffer<>> &reference) {
     Finding f;
     f.scheduler = check.scheduler;
     f.seed = spec.seed;
@@ -81,9 +62,15 @@ Finding check_peer(const PeerCheck &check, const random_pipeline::RandomPipeline
     if (pid == 0) {
         close(fds[0]);
         setpgid(0, 0);  // a timeout kills whatever the child started too
+        // The peers' own progress output would drown the fuzzer's.
+        const int null_fd = open("/dev/null", O_WRONLY);
+        if (null_fd >= 0) {
+            dup2(null_fd, STDOUT_FILENO);
+            dup2(null_fd, STDERR_FILENO);
+        }
         std::string verdict;
         try {
-            verdict = run_peer(check, spec);
+            verdict = run_peer(check, spec, reference);
             if (verdict.empty()) verdict = "ok";
         } catch (const std::exception &e) {
             verdict = std::string("error: ") + e.what();

@@ -20,7 +20,9 @@ struct PeerCheck {
     double timeout_s = 60;  // scheduling, compiling and both runs together
 };
 
-// The child's verdict (classified like a measurement error).
-Finding check_peer(const PeerCheck &check, const random_pipeline::RandomPipelineSpec &spec);
+// The child's verdict (classified like a measurement error). `reference`:
+// the all-at-root outputs (reference_outputs in scheduled_check.h).
+Finding check_peer(const PeerCheck &check, const random_pipeline::RandomPipelineSpec &spec,
+                   const std::vector<Halide::Buffer<>> &reference);
 
 }  // namespace ansor_fuzz

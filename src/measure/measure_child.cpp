@@ -56,7 +56,7 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
             ref += b.size_in_bytes();
         }
         if (!is_reference && !(worst <= o.tolerance)) {
-            print_line("%swrong 0 0 %g %zu %.6f %.6f\n", 0, 0, worst, 0, TimeSpan{});
+            print_line("%swrong %g %g %g %zu %.6f %.6f\n", 0, 0, worst, 0, TimeSpan{});
             _exit(0);
         }
         // Timed as RunGen times a built generator (run_timing.h).
