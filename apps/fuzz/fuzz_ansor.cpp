@@ -9,6 +9,7 @@
 #include "util/errors.h"
 
 #include <cstdio>
+#include <fstream>
 
 namespace ansor_fuzz {
 
@@ -31,6 +32,19 @@ ansor::SessionSettings fuzz_settings(const AnsorCheck &check, const random_pipel
     s.resume_from_log = false;
     s.progress = false;
     return s;
+}
+
+// A failing program as a --replay line, so that it can be measured again alone.
+void dump_program(const AnsorCheck &check, const random_pipeline::RandomPipelineSpec &spec, const ansor::State &state,
+                  const ansor::PipelineDAG &dag, const std::string &error) {
+    if (check.dump.empty()) return;
+    nlohmann::json j;
+    j["seed"] = spec.seed;
+    j["stages"] = spec.stages;
+    j["max_size"] = spec.max_size;
+    j["error"] = error.substr(0, 300);
+    j["steps"] = ansor::canonical_steps(state, ansor::CanonicalNames(dag));
+    std::ofstream(check.dump, std::ios::app) << j.dump() << "\n";
 }
 
 Finding finding_of(const AnsorCheck &check, uint64_t seed, const ansor::State &state,
@@ -67,6 +81,7 @@ std::vector<Finding> check_ansor(const AnsorCheck &check, const random_pipeline:
         session.tune(check.programs);
         for (const ansor::TrialRecord &t : session.outcome().trials) {
             findings.push_back(finding_of(check, spec.seed, t.state, t.result));
+            if (!t.result.ok) dump_program(check, spec, t.state, dag, t.result.error);
         }
     } catch (const std::exception &e) {
         findings.push_back(session_error(spec.seed, e));

@@ -21,6 +21,7 @@ struct AnsorCheck {
     int programs = 4;        // programs measured per pipeline
     ansor::Options options;  // HL_ANSOR_* (tolerance, timeout, seed...)
     bool verbose = false;    // print each failing program's schedule
+    std::string dump;        // append each failing program to this file as a --replay line ("" for none)
 };
 
 std::vector<Finding> check_ansor(const AnsorCheck &check, const random_pipeline::RandomPipelineSpec &spec);

@@ -20,7 +20,7 @@ namespace {
 
 const char *const kUsage =
     "usage: ansor_fuzz SEEDS [--stages N] [--max-size N] [--programs N] [--peers LIST|none]\n"
-    "                  [--halide-plugins DIR] [--peer-timeout S] [--corpus FILE] [--replay FILE] [--verbose] [--strict] [--describe]\n"
+    "                  [--halide-plugins DIR] [--peer-timeout S] [--corpus FILE] [--replay FILE] [--dump FILE] [--verbose] [--strict] [--describe]\n"
     "\n"
     "  SEEDS             A-B (inclusive) or N (seeds 0..N-1) of random pipelines\n"
     "  --stages N        stages per pipeline (default 0: drawn per seed, 2..16, as the corpus does)\n"
@@ -33,6 +33,7 @@ const char *const kUsage =
     "  --replay FILE     no search: measure the programs of FILE, JSON lines of\n"
     "                    {\"seed\":S,\"stages\":N,\"max_size\":M,\"steps\":[canonical steps]} (SEEDS is ignored);\n"
     "                    a program the search now refuses to build counts as refused, not as a failure\n"
+    "  --dump FILE       append each failing Ansor program to FILE as a --replay line\n"
     "  --verbose         print each failing Ansor program's schedule\n"
     "  --strict          exit 1 if any Ansor program failed\n"
     "  --describe        print each pipeline's stages and definitions, and check nothing\n"
@@ -47,7 +48,7 @@ struct FuzzOptions {
     std::vector<std::string> peers = {"Adams2019", "Mullapudi2016"};
     std::string plugins = "/usr/lib/x86_64-linux-gnu/halide14";
     double peer_timeout = 120;
-    std::string corpus, replay;
+    std::string corpus, replay, dump;
     bool verbose = false, strict = false, describe = false;
 };
 
@@ -96,6 +97,7 @@ FuzzOptions parse(int argc, char **argv) {
         else if (a == "--peer-timeout") o.peer_timeout = (double)parse_u64(value("--peer-timeout"), "--peer-timeout");
         else if (a == "--corpus") o.corpus = value("--corpus");
         else if (a == "--replay") o.replay = value("--replay");
+        else if (a == "--dump") o.dump = value("--dump");
         else if (a == "--verbose") o.verbose = true;
         else if (a == "--strict") o.strict = true;
         else if (a == "--describe") o.describe = true;
@@ -199,6 +201,7 @@ int main(int argc, char **argv) {
     ansor.target = Halide::get_host_target();
     ansor.programs = o.programs;
     ansor.verbose = o.verbose;
+    ansor.dump = o.dump;
 
     ansor_fuzz::FuzzTally tally;
     if (!o.replay.empty()) {
