@@ -14,13 +14,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace {
 
 const char *const kUsage =
     "usage: ansor_fuzz SEEDS [--stages N] [--max-size N] [--programs N] [--peers LIST|none]\n"
-    "                  [--halide-plugins DIR] [--peer-timeout S] [--corpus FILE] [--replay FILE] [--dump FILE] [--verbose] [--strict] [--describe]\n"
+    "                  [--halide-plugins DIR] [--peer-timeout S] [--corpus FILE] [--replay FILE] [--dump FILE] [--verbose] [--strict [--known SEEDS]] [--describe]\n"
     "\n"
     "  SEEDS             A-B (inclusive) or N (seeds 0..N-1) of random pipelines\n"
     "  --stages N        stages per pipeline (default 0: drawn per seed, 2..16, as the corpus does)\n"
@@ -36,6 +37,7 @@ const char *const kUsage =
     "  --dump FILE       append each failing Ansor program to FILE as a --replay line\n"
     "  --verbose         print each failing Ansor program's schedule\n"
     "  --strict          exit 1 if any Ansor program failed\n"
+    "  --known S1,S2     with --strict: failures on these seeds (open, documented bugs) do not fail the run\n"
     "  --describe        print each pipeline's stages and definitions, and check nothing\n"
     "HL_ANSOR_* options apply to Ansor's session (HL_ANSOR_TIMEOUT, HL_ANSOR_TOLERANCE, HL_ANSOR_SEED...);\n"
     "HL_BEAM_SIZE (Adams2019's beam) defaults to 1 here.\n";
@@ -50,6 +52,7 @@ struct FuzzOptions {
     double peer_timeout = 120;
     std::string corpus, replay, dump;
     bool verbose = false, strict = false, describe = false;
+    std::set<uint64_t> known;
 };
 
 [[noreturn]] void usage_error(const std::string &why) {
@@ -100,6 +103,9 @@ FuzzOptions parse(int argc, char **argv) {
         else if (a == "--dump") o.dump = value("--dump");
         else if (a == "--verbose") o.verbose = true;
         else if (a == "--strict") o.strict = true;
+        else if (a == "--known") {
+            for (const std::string &k : split_list(value("--known"))) o.known.insert(parse_u64(k, "--known"));
+        }
         else if (a == "--describe") o.describe = true;
         else if (!a.empty() && a[0] != '-' && !have_seeds) {
             have_seeds = true;
@@ -254,5 +260,10 @@ int main(int argc, char **argv) {
     }
     std::printf("\nseeds %llu-%llu, max_size %d, %d Ansor programs per pipeline:\n%s", (unsigned long long)o.first,
                 (unsigned long long)o.last, o.max_size, o.programs, tally.table().c_str());
-    return o.strict && tally.bad("Ansor") > 0 ? 1 : 0;
+    int unexpected = 0;
+    for (const ansor_fuzz::Finding &f : tally.failures()) {
+        if (f.scheduler == "Ansor" && f.outcome != ansor_fuzz::Outcome::Refused && !o.known.count(f.seed)) unexpected++;
+    }
+    if (o.strict && unexpected) std::printf("%d Ansor failures on seeds not listed as known\n", unexpected);
+    return o.strict && unexpected > 0 ? 1 : 0;
 }

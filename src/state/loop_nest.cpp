@@ -171,11 +171,12 @@ void LoopNest::split(const std::string &func_name, int stage_index, const std::s
     const bool shifted = stage_index == 0 && old.kind == LoopKind::Space && old.extent >= inner;
     const bool guarded_tail = old.guarded_tail || (tail && !shifted);
     // Halide 14 loses the guard of a guarded tail whose piece is split again
-    // (seen on an update tiled y -> 208 -> 2 over 205 rows: no guard, and
-    // writes past the Func's buffer, a heap corruption in the candidate).
-    // Such tilings are left out; a single guarded split is fine.
+    // when the tile is larger than the whole dim (seen on an update tiled
+    // y -> 208 -> 2 over 205 rows: no guard, and writes past the Func's
+    // buffer, a heap corruption in the candidate). Such tilings are left out;
+    // a single guarded split, or a tile within the extent, is fine.
     const bool new_guarded_tail = inner > 0 && old.extent % inner != 0 && !shifted;
-    if (new_guarded_tail && inner_factors.size() > 1) {
+    if (new_guarded_tail && inner_factors.size() > 1 && inner > old.extent) {
         throw InvalidState("split: '" + loop + "' of '" + func_name + "' has a guarded tail and more than one level");
     }
     for (size_t i = 0; i < names.size(); i++) {
