@@ -166,7 +166,10 @@ void print_seed(uint64_t seed, int stages, const std::vector<ansor_fuzz::Finding
     for (const std::string &s : order) std::printf(" %s %d/%d ok", s.c_str(), per[s].first, per[s].second);
     for (const auto &f : findings) {
         if (f.outcome != ansor_fuzz::Outcome::Ok) {
-            std::printf("\n  %s: %s: %.300s", f.scheduler.c_str(), ansor_fuzz::outcome_name(f.outcome), f.detail.c_str());
+            // The end of the error: Halide's warnings come first, the error last.
+            const std::string &d = f.detail;
+            const std::string shown = d.size() > 300 ? "..." + d.substr(d.size() - 300) : d;
+            std::printf("\n  %s: %s: %s", f.scheduler.c_str(), ansor_fuzz::outcome_name(f.outcome), shown.c_str());
         }
     }
     std::printf("\n");
