@@ -68,7 +68,7 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
                 OutputComparison c = compare_output(b, ref, rules[i]);
                 if (!c.ok()) {
                     std::printf("%s%s\n", wrong_marker, c.detail.c_str());
-                    print_line("%swrong 0 0 %g %zu %.6f %.6f\n", 0, 0, c.worst, 0, TimeSpan{});
+                    print_line("%swrong %g %g %g %zu %.6f %.6f\n", 0, 0, c.worst, 0, TimeSpan{});
                     _exit(0);
                 }
                 worst = std::max(worst, c.worst);

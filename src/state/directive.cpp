@@ -84,6 +84,7 @@ void HalideApplier::apply(const Directive &d) {
         if (order.size() > 1) wrapper.reorder_storage(order);
         break;
     }
+    case K::AlignStorage: func(d.func).align_storage(Var(d.loops[0].name), Expr((int)d.factor)); break;
     }
 }
 
@@ -186,6 +187,9 @@ void SchedulePrinter::print(const Directive &d) {
         s << ";";
         break;
     }
+    case K::AlignStorage:
+        s << func_id(d.func) << ".align_storage(" << loop_id(d.loops[0]) << ", " << d.factor << ");";
+        break;
     }
     body_.push_back(s.str());
 }

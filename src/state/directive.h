@@ -20,14 +20,14 @@ struct LoopRef {
 struct Directive {
     enum class Kind {
         Split, Reorder, Fuse, Parallel, Vectorize, Unroll,
-        ComputeRoot, ComputeInline, ComputeAt, Rfactor, BoundStorage, StoreAt, CacheRead
+        ComputeRoot, ComputeInline, ComputeAt, Rfactor, BoundStorage, StoreAt, CacheRead, AlignStorage
     };
     Kind kind;
     std::string func;
     int stage = 0;
     std::vector<LoopRef> loops;  // Split: old, outer, inner; Reorder: outermost first; Fuse: outer, inner, fused;
-                                 // BoundStorage: the pure Var
-    int64_t factor = 0;          // Split: the factor; BoundStorage: the storage extent
+                                 // BoundStorage, AlignStorage: the pure Var
+    int64_t factor = 0;          // Split: the factor; BoundStorage: the storage extent; AlignStorage: the alignment
     Halide::TailStrategy tail = Halide::TailStrategy::Auto;
     // ComputeAt, StoreAt: where; Rfactor: the new Func's name.
     std::string at_func;

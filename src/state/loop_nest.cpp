@@ -170,10 +170,24 @@ void LoopNest::split(const std::string &func_name, int stage_index, const std::s
     const ModelLoop old = s.loops[at];
     std::vector<ModelLoop> pieces;
     int64_t inner = product_of_factors(inner_factors);
+    const bool tail = old.tail || (inner > 0 && old.extent % inner != 0);
+    const bool shifted = stage_index == 0 && old.kind == LoopKind::Space && old.extent >= inner;
+    const bool guarded_tail = old.guarded_tail || (tail && !shifted);
+    // Halide 14 loses the guard of a guarded tail whose piece is split again
+    // when the tile is larger than the whole dim (seen on an update tiled
+    // y -> 208 -> 2 over 205 rows: no guard, and writes past the Func's
+    // buffer, a heap corruption in the candidate). Such tilings are left out;
+    // a single guarded split, or a tile within the extent, is fine.
+    const bool new_guarded_tail = inner > 0 && old.extent % inner != 0 && !shifted;
+    if (new_guarded_tail && inner_factors.size() > 1 && inner > old.extent) {
+        throw InvalidState("split: '" + loop + "' of '" + func_name + "' has a guarded tail and more than one level");
+    }
     for (size_t i = 0; i < names.size(); i++) {
         ModelLoop p;
         p.name = names[i];
         p.kind = old.kind;
+        p.tail = tail;
+        p.guarded_tail = guarded_tail;
         bool outer = i == 0;
         p.extent = outer ? (old.extent + inner - 1) / inner : std::max<int64_t>(1, inner_factors[i - 1]);
         p.constant_extent = outer ? old.constant_extent : true;
@@ -206,6 +220,8 @@ void LoopNest::fuse(const std::string &func_name, int stage_index, const std::ve
         const ModelLoop &l = s.loops[first + i];
         if (l.kind != fused.kind) throw InvalidState("fuse: cannot fuse a Var with an RVar");
         fused.extent *= l.extent;
+        fused.tail = fused.tail || l.tail;
+        fused.guarded_tail = fused.guarded_tail || l.guarded_tail;
         fused.constant_extent = fused.constant_extent && l.constant_extent;
         fused.origins.insert(fused.origins.end(), l.origins.begin(), l.origins.end());
     }

@@ -37,6 +37,14 @@ struct ModelLoop {
     bool constant_extent = false;
     // The original dims this loop covers and how much of each.
     std::vector<std::pair<std::string, int64_t>> origins;
+    // Made by a split whose factor does not divide the extent (here or in an
+    // enclosing piece of the same dim): the pieces cover more than the dim.
+    // `guarded_tail` when the tail is guarded rather than shifted inwards
+    // (SplitStep::lower shifts only a pure stage's tail, and only where the
+    // extent holds a whole tile): a Func computed inside such a loop is then
+    // computed over the rounded-up range, guards or not.
+    bool tail = false;
+    bool guarded_tail = false;
 };
 
 struct ModelStage {

@@ -276,7 +276,39 @@ void AnnotateStep::replay(LoopNest &m) const {
     m.annotate(func_, stage, loop, annotation);
 }
 
+namespace {
+
+// The widest element of a Func's values (an intermediate's: its origin's).
+int widest_type_bytes(const LoopNest &m, const std::string &func) {
+    const ModelFunc *f = &m.func(func);
+    if (f->dag_index < 0 && m.has(f->created_from)) f = &m.func(f->created_from);
+    int bytes = 1;
+    if (f->dag_index >= 0) {
+        for (const Halide::Type &t : m.dag().node(f->dag_index).func.output_types()) bytes = std::max(bytes, t.bytes());
+    }
+    return bytes;
+}
+
+}  // namespace
+
+// Halide 14 cuts a vector into native-width slices for predicated loads and
+// stores (a GuardWithIf tail, a cache-write tile): a width one more than a
+// multiple of the native width leaves a 1-lane slice, which it passes to
+// LLVM's masked load/store intrinsics with mismatched types (an LLVM
+// verifier error and an internal error for 17, 33 or 65 lanes). The
+// smallest native width of any x86 vector unit (16 bytes) divides the
+// larger ones, so a width that is 1 mod 16 bytes' worth of lanes is never
+// vectorised: the loop stays scalar.
+bool vector_width_breaks_codegen(int64_t width, int element_bytes) {
+    const int64_t lanes = std::max<int64_t>(1, 16 / std::max(1, element_bytes));
+    return lanes > 1 && width > lanes && width % lanes == 1;
+}
+
 std::vector<Directive> AnnotateStep::lower(const LoopNest &m) const {
+    if (annotation == Annotation::Vectorize) {
+        const ModelLoop &l = m.loop(func_, stage, loop);
+        if (l.constant_extent && vector_width_breaks_codegen(l.extent, widest_type_bytes(m, func_))) return {};
+    }
     Directive d;
     d.kind = annotation == Annotation::Parallel    ? Directive::Kind::Parallel
              : annotation == Annotation::Vectorize ? Directive::Kind::Vectorize
@@ -364,6 +396,31 @@ namespace {
 // Checks that `func` may live at `loc`: Halide needs every use of it inside
 // that loop: the location's Func (only its using stage) or consumers computed
 // inside that loop.
+// A Func computed inside a consumer's loop is computed over the range the
+// loop's split covers, tail included: a guarded tail (GuardWithIf) guards the
+// consumer's points, not its producers' bounds. A producer that reads a
+// pipeline input unclamped would read past the input's end there (Halide's
+// "Input buffer ... is accessed at N, which is beyond the max"). A shifted
+// tail stays inside the extent, unless SplitStep::lower guards the
+// consumer's own tails because it over-reads too.
+void check_no_input_overread(const LoopNest &m, const std::string &func, const ModelStage &cs, int at,
+                             const std::string &consumer) {
+    const ModelFunc &f = m.func(func);
+    const int node = f.dag_index >= 0 ? f.dag_index : m.func(f.created_from).dag_index;
+    if (!reads_input_unclamped(m.dag(), node)) return;
+    const ModelFunc &c = m.func(consumer);
+    const int consumer_node = c.dag_index >= 0 ? c.dag_index : m.func(c.created_from).dag_index;
+    const bool consumer_guards_all = read_through_clamp(m.dag(), c.dag_index) &&
+                                     reads_input_unclamped(m.dag(), consumer_node);
+    for (int i = 0; i <= at; i++) {
+        const ModelLoop &l = cs.loops[i];
+        if (l.guarded_tail || (consumer_guards_all && l.tail)) {
+            throw InvalidState("'" + func + "' reads an input unclamped and would be computed past the input inside '" +
+                               consumer + "' loop '" + l.name + "' (a split with a tail)");
+        }
+    }
+}
+
 void check_location(const LoopNest &m, const std::string &func, const Location &loc) {
     const ModelFunc &f = m.func(func);
     if (loc.kind == LocationKind::Root) return;
@@ -395,6 +452,7 @@ void check_location(const LoopNest &m, const std::string &func, const Location &
             throw InvalidState("compute_at inside a vectorized loop of '" + loc.func + "'");
         }
     }
+    check_no_input_overread(m, func, cs, at, loc.func);
     if (f.dag_index < 0) return;  // an intermediate lives inside its origin; footprint checks that
     const PipelineDAG &dag = m.dag();
     auto consumers = dag.effective_consumers(f.dag_index, m.inlined_nodes());
@@ -507,9 +565,35 @@ static std::vector<Directive> tile_storage_bounds(const LoopNest &m, const std::
     return out;
 }
 
+// A Func computed inside a consumer's loop gets a buffer per iteration whose
+// rows Halide 14 sizes exactly (33 floats for a 2x downsample of a 16-wide
+// vector tile). Its vectorised consumers' loads from such a buffer can then
+// carry an alignment the address does not have: Halide emits aligned 64-byte
+// loads at odd row offsets, which fault on AVX-512 (a segfault in the
+// candidate). Padding the innermost dim of the storage to 64 bytes makes every
+// row start where the alignment analysis assumes. Cache-write intermediates
+// keep their bounded tile storage (tile_storage_bounds) and are read pointwise.
+static std::vector<Directive> row_alignment(const LoopNest &m, const std::string &func, const Location &loc) {
+    std::vector<Directive> out;
+    if (loc.kind != LocationKind::At || is_cache_write_intermediate(m, func)) return out;
+    const ModelFunc &f = m.func(func);
+    if (f.pure_args.empty() || f.dag_index < 0) return out;
+    // Elements per 64 bytes of the narrowest type: every Tuple element's rows are then 64-byte multiples.
+    int bytes = 8;
+    for (const Halide::Type &t : m.dag().node(f.dag_index).func.output_types()) bytes = std::min(bytes, std::max(1, t.bytes()));
+    Directive d;
+    d.kind = Directive::Kind::AlignStorage;
+    d.func = func;
+    d.loops = {{f.pure_args[0], false}};
+    d.factor = 64 / bytes;
+    out.push_back(d);
+    return out;
+}
+
 std::vector<Directive> ComputeLocationStep::lower(const LoopNest &m) const {
     std::vector<Directive> out = {location_directive(m, func_, location)};
     for (Directive &d : tile_storage_bounds(m, func_, location)) out.push_back(std::move(d));
+    for (Directive &d : row_alignment(m, func_, location)) out.push_back(std::move(d));
     return out;
 }
 

@@ -155,6 +155,10 @@ private:
     void fields_to_json(nlohmann::json &j) const override;
 };
 
+// Whether vectorising `width` lanes of `element_bytes`-byte values hits
+// Halide 14's broken 1-lane predicated slices (steps.cpp); such a loop stays scalar.
+bool vector_width_breaks_codegen(int64_t width, int element_bytes);
+
 class AnnotateStep : public Step {
 public:
     AnnotateStep(std::string func, int stage, std::string loop, Annotation a)

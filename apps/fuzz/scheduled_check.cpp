@@ -1,0 +1,52 @@
+#include "scheduled_check.h"
+
+#include "dag/pipeline_dag.h"
+#include "measure/pipeline_runner.h"
+#include "util/target.h"
+
+namespace ansor_fuzz {
+
+namespace {
+
+std::vector<Halide::Internal::Function> functions_of(const std::vector<Halide::Func> &outputs) {
+    std::vector<Halide::Internal::Function> out;
+    for (const Halide::Func &f : outputs) out.push_back(f.function());
+    return out;
+}
+
+}  // namespace
+
+std::vector<Halide::Buffer<>> reference_outputs(const PipelineBuilder &build, const Halide::Target &target,
+                                                int parallelism) {
+    const std::vector<Halide::Func> outputs = build();
+    ansor::PipelineDAG dag(functions_of(outputs), parallelism);
+    ansor::PipelineRunner reference(dag, nullptr, ansor::measurement_target(target));
+    reference.compile();
+    reference.run();
+    std::vector<Halide::Buffer<>> out;
+    for (const Halide::Buffer<> &b : reference.outputs()) out.push_back(b.copy());
+    return out;
+}
+
+std::string check_scheduled(const PipelineBuilder &build, const std::string &scheduler, const Halide::Target &target,
+                            int parallelism, double tolerance, const std::vector<Halide::Buffer<>> &reference) {
+    const Halide::Target jit = ansor::measurement_target(target);
+    // A build of its own: the reference's Funcs stay unscheduled whatever the scheduler does.
+    const std::vector<Halide::Func> outputs = build();
+    // The DAG reads the algorithm and estimates, so it is built before scheduling.
+    ansor::PipelineDAG dag(functions_of(outputs), parallelism);
+    Halide::Pipeline pipeline(outputs);
+    Halide::MachineParams machine(parallelism, 32 * 1024 * 1024, 40);
+    pipeline.auto_schedule(scheduler, jit, machine);
+    ansor::PipelineRunner runner(dag, pipeline, jit);
+    runner.compile();
+    runner.run();
+    if (runner.outputs().size() != reference.size()) return "error: the scheduled pipeline has other outputs";
+    for (size_t i = 0; i < runner.outputs().size(); i++) {
+        const double err = ansor::max_relative_error(runner.outputs()[i], reference[i].data());
+        if (!(err <= tolerance)) return "wrong output: relative error " + std::to_string(err) + " exceeds tolerance";
+    }
+    return "";
+}
+
+}  // namespace ansor_fuzz

@@ -1,0 +1,143 @@
+// Programs the fuzzer found the search building wrongly (ansor_fuzz,
+// docs/fuzzing.md), reduced to their structure: each is now built safely
+// or refused.
+#include "state/state.h"
+#include "state/steps.h"
+#include "test_pipelines.h"
+
+#include <doctest/doctest.h>
+
+using namespace ansor;
+using namespace Halide;
+
+namespace {
+
+int count_kind(const State &s, Directive::Kind kind) {
+    int n = 0;
+    for (const Directive &d : s.lower()) n += d.kind == kind;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("a Func computed inside a consumer's loop gets 64-byte-aligned rows") {
+    // Seeds 4, 34, 76, 121: an edge Func computed at the x tile of a 2x
+    // downsample vectorised by 16 held 33-float rows, and Halide 14 emitted
+    // aligned AVX-512 loads at odd row offsets (segfaults).
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_estimate(0, 800);
+    in.dim(1).set_estimate(0, 300);
+    Var x("x"), y("y");
+    Func edge("edge"), down("down");
+    edge(x, y) = in(clamp(x, 0, 799), clamp(y, 0, 299));
+    down(x, y) = edge(2 * x - 1, y) + 2.f * edge(2 * x, y) + edge(2 * x + 1, y);
+    down.set_estimate(x, 0, 400).set_estimate(y, 0, 300);
+    PipelineDAG dag({down.function()}, 2);
+
+    State s(dag);
+    s.add(std::make_shared<SplitStep>("down", 0, "x", std::vector<int64_t>{16}));
+    s.add(std::make_shared<AnnotateStep>("down", 0, "x_1", Annotation::Vectorize));
+    s.add(std::make_shared<ComputeLocationStep>("edge", Location{LocationKind::At, "down", 0, "x_0"}));
+    bool aligned = false;
+    for (const Directive &d : s.lower()) {
+        if (d.kind != Directive::Kind::AlignStorage) continue;
+        CHECK(d.func == "edge");
+        CHECK(d.loops[0].name == "x");
+        CHECK(d.factor == 16);  // 64 bytes of float32
+        aligned = true;
+    }
+    CHECK(aligned);
+    CHECK(s.source().find("edge.align_storage(x, 16);") != std::string::npos);
+
+    // Applied and run: the same values as the unscheduled pipeline.
+    Buffer<float> input(800, 300);
+    for (int j = 0; j < 300; j++)
+        for (int i = 0; i < 800; i++) input(i, j) = (float)((i * 7 + j * 3) % 17);
+    in.set(input);
+    s.apply(dag.env());
+    Buffer<float> out = Pipeline(down).realize({400, 300});
+    int wrong = 0;
+    for (int j = 0; j < 300; j++) {
+        for (int i = 0; i < 400; i++) {
+            auto at = [&](int xx) { return input(std::min(std::max(xx, 0), 799), j); };
+            wrong += out(i, j) != at(2 * i - 1) + 2.f * at(2 * i) + at(2 * i + 1);
+        }
+    }
+    CHECK(wrong == 0);
+
+    // At root there is nothing to align.
+    State root(dag);
+    root.add(std::make_shared<ComputeLocationStep>("edge", Location{LocationKind::Root, "", 0, ""}));
+    CHECK(count_kind(root, Directive::Kind::AlignStorage) == 0);
+}
+
+TEST_CASE("vector widths one past a multiple of the vector unit stay scalar") {
+    // Seeds 87, 112: a 33-wide tile vectorised with a guarded tail made
+    // Halide 14 pass 1-lane slices to LLVM's masked load/store intrinsics.
+    CHECK(vector_width_breaks_codegen(33, 4));
+    CHECK(vector_width_breaks_codegen(17, 4));
+    CHECK(vector_width_breaks_codegen(65, 1));
+    CHECK(vector_width_breaks_codegen(9, 2));
+    CHECK_FALSE(vector_width_breaks_codegen(32, 4));
+    CHECK_FALSE(vector_width_breaks_codegen(16, 4));
+    CHECK_FALSE(vector_width_breaks_codegen(3, 4));
+    CHECK_FALSE(vector_width_breaks_codegen(4, 4));
+    CHECK_FALSE(vector_width_breaks_codegen(1, 4));
+
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_estimate(0, 99);
+    in.dim(1).set_estimate(0, 10);
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = in(x, y) * 2.f;
+    f.set_estimate(x, 0, 99).set_estimate(y, 0, 10);
+    PipelineDAG dag({f.function()}, 2);
+    State wide(dag);
+    wide.add(std::make_shared<SplitStep>("f", 0, "x", std::vector<int64_t>{33}));
+    wide.add(std::make_shared<AnnotateStep>("f", 0, "x_1", Annotation::Vectorize));
+    CHECK(count_kind(wide, Directive::Kind::Vectorize) == 0);
+    State narrow(dag);
+    narrow.add(std::make_shared<SplitStep>("f", 0, "x", std::vector<int64_t>{32}));
+    narrow.add(std::make_shared<AnnotateStep>("f", 0, "x_1", Annotation::Vectorize));
+    CHECK(count_kind(narrow, Directive::Kind::Vectorize) == 1);
+}
+
+TEST_CASE("a guarded tail is not split into more than one level") {
+    // Seeds 26, 95: an update tiled y -> 208 -> 2 over 205 rows lost its
+    // guard in Halide 14 and wrote past its buffer (heap corruption).
+    ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
+    Func C = ansor_test::matmul(A, B, 23);
+    C.set_estimate(C.args()[0], 0, 23).set_estimate(C.args()[1], 0, 205);
+    PipelineDAG dag({C.function()}, 2);
+    const std::string mm = C.name();
+    State two_levels(dag);
+    two_levels.add(std::make_shared<SplitStep>(mm, 1, "y", std::vector<int64_t>{104, 2}));
+    CHECK_THROWS_AS(two_levels.replay(), InvalidState);
+    State dividing(dag);  // 205 = 41 * 5: no tail
+    dividing.add(std::make_shared<SplitStep>(mm, 1, "y", std::vector<int64_t>{41, 5}));
+    CHECK_NOTHROW(dividing.replay());
+    State one_level(dag);
+    one_level.add(std::make_shared<SplitStep>(mm, 1, "y", std::vector<int64_t>{208}));
+    CHECK_NOTHROW(one_level.replay());
+}
+
+TEST_CASE("a Func reading an input unclamped is not computed inside a guarded tail") {
+    // Seeds 15, 18, 32, 85, 109, 112: a cache-write intermediate of a matrix
+    // product computed inside the output's tile, whose split had a guarded
+    // tail, read the input past its end ("Input buffer ... is accessed at N,
+    // which is beyond the max").
+    ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
+    Func C = ansor_test::matmul(A, B, 36);
+    C.set_estimate(C.args()[0], 0, 109).set_estimate(C.args()[1], 0, 64);
+    PipelineDAG dag({C.function()}, 2);
+    const std::string mm = C.name(), intm = mm + "_intm";
+    auto tiled = [&](int64_t x_tile) {
+        State s(dag);
+        s.add(std::make_shared<CacheWriteStep>(mm));
+        s.add(std::make_shared<SplitStep>(mm, 1, "x", std::vector<int64_t>{x_tile}));
+        s.add(std::make_shared<ComputeLocationStep>(intm, Location{LocationKind::At, mm, 1, "x_0"}));
+        return s;
+    };
+    CHECK_THROWS_AS(tiled(7).replay(), InvalidState);  // 109 = 15 * 7 + 4: a tail
+    CHECK_NOTHROW(tiled(109).replay());                 // no tail
+}
