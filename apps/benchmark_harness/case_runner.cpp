@@ -213,7 +213,11 @@ CaseRun run_case(const BenchCase &c, const CaseContext &ctx) {
             if (name == "Ansor") {
                 spec.ansor_search = o.search;
                 spec.curve_file = work + "/ansor_curve.csv";
-                if (o.ansor_log.empty()) {
+                if (o.ansor_log.empty() && o.trials == 0) {
+                    // Zero-shot: no log, so the plugin applies the cost model's choice.
+                    spec.ansor_trials = 0;
+                    run.curve_source = "zero-shot";
+                } else if (o.ansor_log.empty()) {
                     spec.ansor_trials = o.trials;
                     spec.ansor_log = o.out_dir + "/ansor_logs/" + c.file_stem() + ".jsonl";
                     // A rerun (--resume after an interruption) starts from a clean
