@@ -5,7 +5,9 @@ namespace ansor {
 std::optional<State> ProgramSampler::sample(std::mt19937_64 &rng) const {
     if (sketches_.empty()) return std::nullopt;
     std::uniform_int_distribution<size_t> pick(0, sketches_.size() - 1);
-    for (int attempt = 0; attempt < 64; attempt++) {
+    // Some pipelines leave few legal draws (guarded tails refused under
+    // consumers that read inputs unclamped): keep drawing.
+    for (int attempt = 0; attempt < 512; attempt++) {
         try {
             State s = annotator_.annotate(sketches_[pick(rng)], rng);
             s.replay();
