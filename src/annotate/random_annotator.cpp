@@ -20,7 +20,7 @@ bool is_modelled(const LoopNest &m, const ModelFunc &f) {
 
 RandomAnnotator::RandomAnnotator(const PipelineDAG &dag, const Halide::Target &target, AnnotationOptions options)
     : dag_(dag), target_(target), options_(std::move(options)), space_factors_(options_.max_innermost_factor),
-      reduction_factors_(options_.max_reduction_factor) {}
+      reduction_factors_(options_.max_reduction_factor), gpu_(gpu_target_facts(target)) {}
 
 int RandomAnnotator::vector_width(const std::string &func) const {
     auto idx = dag_.index_of(func);
@@ -103,6 +103,20 @@ std::vector<Location> RandomAnnotator::candidate_loops(const LoopNest &m, const 
 }
 
 Location RandomAnnotator::random_location(const LoopNest &m, const std::string &func, std::mt19937_64 &rng) const {
+    if (gpu_) {
+        // On a GPU a Func moves between root (a kernel of its own) and
+        // inline only: a Func computed inside a kernel needs the block /
+        // thread context the GPU sketch rules give it.
+        Location loc;
+        if (std::bernoulli_distribution(0.5)(rng)) loc.kind = LocationKind::Inline;
+        try {
+            LoopNest probe = m;
+            ComputeLocationStep(func, loc).replay(probe);
+            return loc;
+        } catch (const InvalidState &) {
+        }
+        return Location{};
+    }
     const ModelFunc &f = m.func(func);
     std::vector<Location> at = candidate_loops(m, func);
     std::uniform_int_distribution<int> kind(0, 2);
@@ -139,6 +153,10 @@ RandomAnnotator::Anchors RandomAnnotator::anchors_of(const State &state) {
 
 void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string &func, int stage,
                                      std::mt19937_64 &rng, const Anchors &anchors) {
+    if (gpu_) {
+        annotate_gpu_stage(out, m, func, stage, rng);
+        return;
+    }
     auto add = [&](StepPtr s) {
         s->replay(m);
         out.add(std::move(s));
@@ -254,6 +272,7 @@ void RandomAnnotator::annotate_unmodelled_stage(State &out, LoopNest &m, const s
 }
 
 State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
+    if (gpu_) return annotate_gpu(sketch, rng);
     State out(dag_);
     LoopNest m(dag_);
     const Anchors anchors = anchors_of(sketch);

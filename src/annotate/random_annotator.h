@@ -4,6 +4,7 @@
 // choosing auto-unroll steps and moving the Funcs no rule tiled.
 #include "annotate/factorization.h"
 #include "state/state.h"
+#include "util/gpu_target.h"
 
 #include <Halide.h>
 
@@ -63,7 +64,23 @@ public:
     void annotate_unmodelled_stage(State &out, LoopNest &model, const std::string &func, int stage,
                                    const Anchors &anchors);
 
+    // The GPU facts when the target has a GPU feature (then every program
+    // is a GPU program: gpu_annotation.cpp), nullopt for a CPU.
+    const std::optional<GpuTargetFacts> &gpu() const { return gpu_; }
+    // Throws InvalidState when a GPU program breaks the target's limits or
+    // leaves a Func's stage on the host (gpu_annotation.cpp).
+    void check_gpu_program(const State &program, const LoopNest &model) const;
+
 private:
+    // The GPU counterparts of annotate / annotate_stage / random_location.
+    State annotate_gpu(const State &sketch, std::mt19937_64 &rng);
+    void annotate_gpu_stage(State &out, LoopNest &model, const std::string &func, int stage, std::mt19937_64 &rng);
+    // Block / thread binding of a stage's leading pure loops (gpu_single_thread when there are none).
+    void bind_gpu_stage(State &out, LoopNest &model, const std::string &func, int stage, std::mt19937_64 &rng);
+    // (thread, tile) factors of one space loop of a GPU-tiled stage within
+    // the block's thread and register budgets left.
+    std::vector<int64_t> sample_gpu_tile(int64_t extent, int64_t threads_so_far, int64_t tile_so_far, bool last,
+                                         std::mt19937_64 &rng);
     bool is_flexible(const State &sketch, const ModelFunc &f) const;
     int vector_width(const std::string &func) const;
     // Tile sizes for an unfilled split of `loop` into `pieces` inner factors.
@@ -74,6 +91,7 @@ private:
     Halide::Target target_;
     AnnotationOptions options_;
     FactorizationMemo space_factors_, reduction_factors_;
+    std::optional<GpuTargetFacts> gpu_;
 };
 
 }  // namespace ansor

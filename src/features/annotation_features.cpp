@@ -57,12 +57,49 @@ void write_annotation_group(const LoopNest &m, const StatementNest &N, Annotatio
     G[innermost < 0 ? kPosNone : position(m, N, innermost)] = 1.f;
 }
 
+// The GPU columns: is_gpu, blockIdx_{x,y,z}_len, threadIdx_{x,y,z}_len,
+// vthread_len. Halide numbers bound loops from the innermost (x) outwards.
+// vthread_len is the statement's register tile: the product of the unrolled
+// space loops inside its innermost thread loop (the vthread and inner pieces
+// of GPU multi-level tiling). All zero for a CPU program.
+void write_gpu_features(const LoopNest &m, const StatementNest &N, float *G) {
+    const auto &funcs = m.funcs();
+    std::vector<double> blocks, threads;  // outermost first
+    double tile = 1;
+    bool gpu = false, inside_thread = false;
+    int last_stage_func = -1, last_stage = -1;
+    for (const NestLoop &L : N.loops) {
+        if (L.func != last_stage_func || L.stage != last_stage) {
+            gpu = gpu || funcs[L.func].stages[L.stage].gpu_single_thread;
+            last_stage_func = L.func;
+            last_stage = L.stage;
+        }
+        if (!L.first) continue;
+        const ModelLoop &ml = funcs[L.func].stages[L.stage].loops[L.loop];
+        const double extent = (double)std::max<int64_t>(1, ml.extent);
+        if (ml.annotation == Annotation::GpuBlock) blocks.push_back(extent);
+        if (ml.annotation == Annotation::GpuThread) {
+            threads.push_back(extent);
+            inside_thread = true;
+            tile = 1;
+        }
+        if (inside_thread && ml.annotation == Annotation::Unroll && ml.kind == LoopKind::Space) tile *= extent;
+    }
+    gpu = gpu || !blocks.empty() || !threads.empty();
+    if (!gpu) return;
+    G[0] = 1.f;
+    for (size_t k = 0; k < 3 && k < blocks.size(); k++) G[1 + k] = slog(blocks[blocks.size() - 1 - k]);
+    for (size_t k = 0; k < 3 && k < threads.size(); k++) G[4 + k] = slog(threads[threads.size() - 1 - k]);
+    G[7] = inside_thread ? slog(tile) : 0.f;
+}
+
 }  // namespace
 
 void write_annotation_features(const LoopNest &m, const StatementNest &N, float *F) {
     write_annotation_group(m, N, Annotation::Vectorize, F + kVecBegin);
     write_annotation_group(m, N, Annotation::Unroll, F + kUnrollBegin);
     write_annotation_group(m, N, Annotation::Parallel, F + kParallelBegin);
+    write_gpu_features(m, N, F + kGpuBegin);
 }
 
 }  // namespace detail

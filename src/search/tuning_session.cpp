@@ -5,6 +5,7 @@
 #include "search/evolutionary_search.h"
 #include "sketch/sketch_generator.h"
 #include "util/errors.h"
+#include "util/gpu_target.h"
 
 #include <algorithm>
 #include <chrono>
@@ -58,10 +59,8 @@ TuningSession::TuningSession(const PipelineDAG &dag, const Halide::Target &targe
 TuningSession::TuningSession(const PipelineDAG &dag, const Halide::Target &target, SessionSettings settings,
                              SessionParts parts)
     : dag_(dag), target_(target), settings_(std::move(settings)), parts_(std::move(parts)) {
-    if (target.has_gpu_feature()) {
-        throw UserError("target " + target.to_string() +
-                        " has a GPU feature; the Ansor plugin schedules CPU targets only so far");
-    }
+    // CPU, CUDA or OpenCL; any other device API is a UserError naming it.
+    gpu_ = gpu_target_facts(target).has_value();
     sketches_ = generate_sketches({dag_, target_});
     if (settings_.max_sketches > 0 && sketches_.size() > settings_.max_sketches) {
         sketches_.erase(sketches_.begin() + (std::ptrdiff_t)settings_.max_sketches, sketches_.end());
@@ -92,6 +91,11 @@ Measurer &TuningSession::measurer() {
     if (measurer_) return *measurer_;
     if (parts_.make_measurer) {
         measurer_ = parts_.make_measurer(dag_, settings_.measure);
+    } else if (gpu_) {
+        // The JIT measurer runs host code only; a GPU program is scheduled
+        // with the cost model alone (tune() says so on stderr).
+        throw MeasurementUnavailable("target " + target_.to_string() +
+                                     " is a GPU target and no GPU measurer is configured");
     } else {
         auto fork = std::make_unique<ForkMeasurer>(dag_, settings_.measure);
         reference_ms_ = fork->reference().min_ms;

@@ -120,6 +120,7 @@ private:
 
     const PipelineDAG &dag_;
     Halide::Target target_;
+    bool gpu_ = false;  // the target has a GPU feature (CUDA or OpenCL)
     SessionSettings settings_;
     SessionParts parts_;
     mutable std::optional<PipelineKey> key_;

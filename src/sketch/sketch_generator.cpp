@@ -27,4 +27,6 @@ std::vector<State> generate_sketches(const SketchContext &ctx, const std::vector
     return done;
 }
 
+std::vector<State> generate_sketches(const SketchContext &ctx) { return generate_sketches(ctx, sketch_rules_for(ctx.target)); }
+
 }  // namespace ansor

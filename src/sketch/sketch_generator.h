@@ -5,6 +5,8 @@
 
 namespace ansor {
 
-std::vector<State> generate_sketches(const SketchContext &ctx, const std::vector<SketchRulePtr> &rules = sketch_rules());
+// The rules default to sketch_rules_for(ctx.target): the GPU rules for a GPU target.
+std::vector<State> generate_sketches(const SketchContext &ctx, const std::vector<SketchRulePtr> &rules);
+std::vector<State> generate_sketches(const SketchContext &ctx);
 
 }  // namespace ansor

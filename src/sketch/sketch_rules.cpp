@@ -336,6 +336,10 @@ public:
 
 }  // namespace
 
+SketchRulePtr make_always_inline_rule() { return std::make_shared<AlwaysInline>(); }
+
+std::vector<SketchRulePtr> registered_sketch_rules() { return user_rules(); }
+
 void register_sketch_rule(SketchRulePtr rule) { user_rules().push_back(std::move(rule)); }
 
 void clear_registered_sketch_rules() { user_rules().clear(); }

@@ -41,6 +41,15 @@ void clear_registered_sketch_rules();
 // its consumer's tile: multi_level_tiling_at_consumer_tile (before rule 3)
 // and compute_at_consumer_tile (before rule 1, skip).
 std::vector<SketchRulePtr> sketch_rules();
+// The rules for the target: sketch_rules() for a CPU, gpu_sketch_rules()
+// (gpu_sketch_rules.cpp) when the target has a GPU feature.
+std::vector<SketchRulePtr> sketch_rules_for(const Halide::Target &target);
+// Registered user rules, then the GPU rules: always_inline,
+// gpu_cross_thread_reduction, gpu_multi_level_tiling, gpu_root (docs/gpu.md).
+std::vector<SketchRulePtr> gpu_sketch_rules();
+// Rule 2 (always_inline), shared by the CPU and GPU rule lists.
+SketchRulePtr make_always_inline_rule();
+std::vector<SketchRulePtr> registered_sketch_rules();
 
 // --- Helpers rules are written with --------------------------------------
 

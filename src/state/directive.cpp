@@ -24,6 +24,21 @@ const char *tail_name(TailStrategy t) {
 
 }  // namespace
 
+const char *const kGpuCacheReadOuter = "sh_o";
+const char *const kGpuCacheReadThreads = "sh_t";
+
+std::string gpu_cache_read_fused_name(int k) { return "sh_f" + std::to_string(k); }
+
+const char *memory_type_source(MemoryType t) {
+    switch (t) {
+    case MemoryType::Heap: return "MemoryType::Heap";
+    case MemoryType::Stack: return "MemoryType::Stack";
+    case MemoryType::Register: return "MemoryType::Register";
+    case MemoryType::GPUShared: return "MemoryType::GPUShared";
+    default: return "MemoryType::Auto";
+    }
+}
+
 HalideApplier::HalideApplier(const std::map<std::string, Internal::Function> &env) {
     for (const auto &kv : env) funcs_.emplace(kv.first, Func(kv.second));
 }
@@ -85,6 +100,24 @@ void HalideApplier::apply(const Directive &d) {
         break;
     }
     case K::AlignStorage: func(d.func).align_storage(Var(d.loops[0].name), Expr((int)d.factor)); break;
+    case K::GpuBlocks: stage(d.func, d.stage).gpu_blocks(to_var(d.loops[0])); break;
+    case K::GpuThreads: stage(d.func, d.stage).gpu_threads(to_var(d.loops[0])); break;
+    case K::GpuSingleThread: stage(d.func, d.stage).gpu_single_thread(); break;
+    case K::StoreIn: func(d.func).store_in(d.memory); break;
+    case K::GpuCacheRead: {
+        Func wrapper = func(d.func).in(func(d.wrapped_in));
+        wrapper.compute_at(LoopLevel(func(d.at_func), to_var(d.at_loop))).store_in(MemoryType::GPUShared);
+        if (d.loops.empty()) break;
+        Var loop(d.loops[0].name);
+        for (size_t i = 1; i < d.loops.size(); i++) {
+            Var fused(gpu_cache_read_fused_name((int)i));
+            wrapper.fuse(loop, Var(d.loops[i].name), fused);
+            loop = fused;
+        }
+        Var outer(kGpuCacheReadOuter), threads(kGpuCacheReadThreads);
+        wrapper.split(loop, outer, threads, Expr((int)d.factor), TailStrategy::GuardWithIf).gpu_threads(threads);
+        break;
+    }
     }
 }
 
@@ -190,6 +223,27 @@ void SchedulePrinter::print(const Directive &d) {
     case K::AlignStorage:
         s << func_id(d.func) << ".align_storage(" << loop_id(d.loops[0]) << ", " << d.factor << ");";
         break;
+    case K::GpuBlocks: s << stage_expr(d.func, d.stage) << ".gpu_blocks(" << loop_id(d.loops[0]) << ");"; break;
+    case K::GpuThreads: s << stage_expr(d.func, d.stage) << ".gpu_threads(" << loop_id(d.loops[0]) << ");"; break;
+    case K::GpuSingleThread: s << stage_expr(d.func, d.stage) << ".gpu_single_thread();"; break;
+    case K::StoreIn: s << func_id(d.func) << ".store_in(" << memory_type_source(d.memory) << ");"; break;
+    case K::GpuCacheRead: {
+        const std::string id = identifier(d.func + "_shared_" + d.wrapped_in, "");
+        s << "Func " << id << " = " << func_id(d.func) << ".in(" << func_id(d.wrapped_in) << ");\n";
+        s << id << ".compute_at(" << func_id(d.at_func) << ", " << loop_id(d.at_loop)
+          << ").store_in(MemoryType::GPUShared);";
+        if (d.loops.empty()) break;
+        std::string loop = loop_id(d.loops[0]);
+        for (size_t i = 1; i < d.loops.size(); i++) {
+            const std::string fused = loop_id({gpu_cache_read_fused_name((int)i), false});
+            s << "\n" << id << ".fuse(" << loop << ", " << loop_id(d.loops[i]) << ", " << fused << ");";
+            loop = fused;
+        }
+        const std::string outer = loop_id({kGpuCacheReadOuter, false}), threads = loop_id({kGpuCacheReadThreads, false});
+        s << "\n" << id << ".split(" << loop << ", " << outer << ", " << threads << ", " << d.factor
+          << ", TailStrategy::GuardWithIf).gpu_threads(" << threads << ");";
+        break;
+    }
     }
     body_.push_back(s.str());
 }

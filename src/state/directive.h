@@ -20,7 +20,8 @@ struct LoopRef {
 struct Directive {
     enum class Kind {
         Split, Reorder, Fuse, Parallel, Vectorize, Unroll,
-        ComputeRoot, ComputeInline, ComputeAt, Rfactor, BoundStorage, StoreAt, CacheRead, AlignStorage
+        ComputeRoot, ComputeInline, ComputeAt, Rfactor, BoundStorage, StoreAt, CacheRead, AlignStorage,
+        GpuBlocks, GpuThreads, GpuSingleThread, StoreIn, GpuCacheRead
     };
     Kind kind;
     std::string func;
@@ -37,8 +38,21 @@ struct Directive {
     // CacheRead: `func` is wrapped for this consumer (func.in(consumer)), the
     // wrapper computed at at_func's at_loop with storage order `loops`
     // (innermost first).
+    // GpuCacheRead: the same wrapper in GPU shared memory, its pure Vars
+    // (`loops`, innermost first) fused, split by `factor` (the block's
+    // threads) and the inner piece bound to gpu_threads: a cooperative load.
     std::string wrapped_in;
+    // StoreIn: the memory type.
+    Halide::MemoryType memory = Halide::MemoryType::Auto;
 };
+
+// The C++ spelling of a memory type (MemoryType::GPUShared).
+const char *memory_type_source(Halide::MemoryType t);
+// The names the cooperative load of a GpuCacheRead gives the wrapper's
+// loops: the k-th fuse result, the outer (serial) and inner (thread) pieces.
+std::string gpu_cache_read_fused_name(int k);
+extern const char *const kGpuCacheReadOuter;
+extern const char *const kGpuCacheReadThreads;
 
 // Applies directives to the Funcs of one (deep-copied) pipeline.
 class HalideApplier {

@@ -274,6 +274,14 @@ void LoopNest::set_auto_unroll(const std::string &func_name, int stage_index, in
     mutable_stage(func_name, stage_index).auto_unroll_max_step = max_step;
 }
 
+void LoopNest::set_gpu_single_thread(const std::string &func_name, int stage_index) {
+    mutable_stage(func_name, stage_index).gpu_single_thread = true;
+}
+
+void LoopNest::set_memory_type(const std::string &func_name, Halide::MemoryType type) {
+    mutable_func(func_name).memory_type = type;
+}
+
 const ModelFunc &LoopNest::add_intermediate(const std::string &func_name, int stage_index,
                                             const std::vector<std::pair<std::string, std::string>> &preserved) {
     ModelFunc &f = mutable_func(func_name);

@@ -18,7 +18,9 @@
 
 namespace ansor {
 
-enum class Annotation { None, Parallel, Vectorize, Unroll };
+// GpuBlock / GpuThread: the loop is bound to the GPU's block / thread
+// indices (Halide's gpu_blocks / gpu_threads).
+enum class Annotation { None, Parallel, Vectorize, Unroll, GpuBlock, GpuThread };
 
 // Thrown by replay when a step does not fit the state (a loop that no longer
 // exists, an illegal location). The search drops such a state.
@@ -50,6 +52,9 @@ struct ModelLoop {
 struct ModelStage {
     std::vector<ModelLoop> loops;  // outermost first
     int auto_unroll_max_step = 0;
+    // Runs on the GPU as one thread of one block (Halide's gpu_single_thread):
+    // for a stage with no pure loop that may be bound to blocks or threads.
+    bool gpu_single_thread = false;
 
     int find(const std::string &loop) const;
 };
@@ -89,6 +94,8 @@ struct ModelFunc {
     std::optional<Location> store_location;
     std::vector<int64_t> storage_extents;
     int64_t iterations_per_allocation = 1;
+    // Where the buffer lives (Halide's store_in); Auto lets Halide choose.
+    Halide::MemoryType memory_type = Halide::MemoryType::Auto;
     // Loops of each stage before any step, extents at root; pure-var loops
     // take their extent from `extents` when the Func moves.
     std::vector<std::vector<StageLoop>> base_stages;
@@ -131,6 +138,10 @@ public:
     void annotate(const std::string &func, int stage, const std::string &loop, Annotation a);
     // Records the auto_unroll_max_step pragma of a stage.
     void set_auto_unroll(const std::string &func, int stage, int max_step);
+    // Marks a stage to run as one GPU thread (gpu_single_thread).
+    void set_gpu_single_thread(const std::string &func, int stage);
+    // Records the memory type of a Func's buffer (store_in).
+    void set_memory_type(const std::string &func, Halide::MemoryType type);
     // Moves a Func to a compute location and rebuilds the loops of its
     // stages: pure-var extents become the footprint needed per iteration of
     // the location. Legality (who may compute where) is the caller's to check.

@@ -17,6 +17,8 @@ const char *annotation_name(Annotation a) {
     case Annotation::Parallel: return "parallel";
     case Annotation::Vectorize: return "vectorize";
     case Annotation::Unroll: return "unroll";
+    case Annotation::GpuBlock: return "gpu_blocks";
+    case Annotation::GpuThread: return "gpu_threads";
     default: return "none";
     }
 }
@@ -57,6 +59,8 @@ json Step::to_json() const {
     fields_to_json(j);
     return j;
 }
+
+void check_gpu_binding(const LoopNest &m, const std::string &func, int stage, int at, Annotation a);
 
 // ---- split ---------------------------------------------------------------
 
@@ -273,6 +277,15 @@ void AnnotateStep::replay(LoopNest &m) const {
     if (annotation == Annotation::Vectorize && !l.constant_extent) {
         throw InvalidState("vectorize of '" + loop + "' whose extent is not a constant");
     }
+    if (annotation == Annotation::GpuBlock || annotation == Annotation::GpuThread) check_gpu_binding(m, func_, stage, at, annotation);
+    if (annotation == Annotation::Parallel || annotation == Annotation::Vectorize) {
+        // Host-side annotations do not mix with a stage that runs on the GPU.
+        bool gpu = s.gpu_single_thread;
+        for (const ModelLoop &other : s.loops) {
+            gpu = gpu || other.annotation == Annotation::GpuBlock || other.annotation == Annotation::GpuThread;
+        }
+        if (gpu) throw InvalidState(kind() + " of '" + loop + "' in '" + func_ + "', a stage bound to the GPU");
+    }
     m.annotate(func_, stage, loop, annotation);
 }
 
@@ -304,6 +317,36 @@ bool vector_width_breaks_codegen(int64_t width, int element_bytes) {
     return lanes > 1 && width > lanes && width % lanes == 1;
 }
 
+// Halide's rules for binding loops to GPU blocks and threads: at most three
+// of each per stage, every block loop outside every thread loop, a thread
+// loop's extent a constant (the block size), and no loop of the stage already
+// parallel or vectorized (host-side annotations).
+void check_gpu_binding(const LoopNest &m, const std::string &func, int stage, int at, Annotation a) {
+    const ModelStage &s = m.stage(func, stage);
+    const ModelLoop &l = s.loops[at];
+    const char *what = a == Annotation::GpuBlock ? "gpu_blocks" : "gpu_threads";
+    if (l.annotation != Annotation::None) throw InvalidState(std::string(what) + ": loop '" + l.name + "' is already annotated");
+    if (s.gpu_single_thread) throw InvalidState(std::string(what) + ": '" + func + "' runs as a single GPU thread");
+    if (a == Annotation::GpuThread && !l.constant_extent) {
+        throw InvalidState("gpu_threads of '" + l.name + "' whose extent is not a constant");
+    }
+    int same = 0;
+    for (int i = 0; i < (int)s.loops.size(); i++) {
+        const Annotation other = s.loops[i].annotation;
+        if (other == Annotation::Parallel || other == Annotation::Vectorize) {
+            throw InvalidState(std::string(what) + " in '" + func + "', which has a parallel or vectorized loop");
+        }
+        same += other == a;
+        if (a == Annotation::GpuBlock && other == Annotation::GpuThread && i < at) {
+            throw InvalidState("gpu_blocks of '" + l.name + "' inside a gpu_threads loop");
+        }
+        if (a == Annotation::GpuThread && other == Annotation::GpuBlock && i > at) {
+            throw InvalidState("gpu_threads of '" + l.name + "' outside a gpu_blocks loop");
+        }
+    }
+    if (same >= 3) throw InvalidState(std::string("more than three ") + what + " loops in '" + func + "'");
+}
+
 std::vector<Directive> AnnotateStep::lower(const LoopNest &m) const {
     if (annotation == Annotation::Vectorize) {
         const ModelLoop &l = m.loop(func_, stage, loop);
@@ -312,6 +355,8 @@ std::vector<Directive> AnnotateStep::lower(const LoopNest &m) const {
     Directive d;
     d.kind = annotation == Annotation::Parallel    ? Directive::Kind::Parallel
              : annotation == Annotation::Vectorize ? Directive::Kind::Vectorize
+             : annotation == Annotation::GpuBlock  ? Directive::Kind::GpuBlocks
+             : annotation == Annotation::GpuThread ? Directive::Kind::GpuThreads
                                                    : Directive::Kind::Unroll;
     d.func = func_;
     d.stage = stage;
@@ -682,6 +727,14 @@ StepPtr step_from_json(const json &j) {
         if (kind == "parallel") return std::make_shared<AnnotateStep>(func, stage(), loop(), Annotation::Parallel);
         if (kind == "vectorize") return std::make_shared<AnnotateStep>(func, stage(), loop(), Annotation::Vectorize);
         if (kind == "unroll") return std::make_shared<AnnotateStep>(func, stage(), loop(), Annotation::Unroll);
+        if (kind == "gpu_blocks") return std::make_shared<AnnotateStep>(func, stage(), loop(), Annotation::GpuBlock);
+        if (kind == "gpu_threads") return std::make_shared<AnnotateStep>(func, stage(), loop(), Annotation::GpuThread);
+        if (kind == "gpu_single_thread") return std::make_shared<GpuSingleThreadStep>(func, stage());
+        if (kind == "store_in") return std::make_shared<StoreInStep>(func, memory_type_from_name(j.at("memory").get<std::string>()));
+        if (kind == "gpu_cache_read") {
+            return std::make_shared<GpuCacheReadStep>(func, j.at("consumer").get<std::string>(),
+                                                      location_from_json(j, LocationKind::At));
+        }
         if (kind == "auto_unroll") return std::make_shared<AutoUnrollStep>(func, stage(), j.at("max_step").get<int>());
         if (kind == "compute_root") return std::make_shared<ComputeLocationStep>(func, location_from_json(j, LocationKind::Root));
         if (kind == "compute_inline") return std::make_shared<ComputeLocationStep>(func, location_from_json(j, LocationKind::Inline));

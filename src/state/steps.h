@@ -304,4 +304,81 @@ private:
     void fields_to_json(nlohmann::json &j) const override;
 };
 
+// ---- GPU steps (gpu_steps.cpp) ---------------------------------------------
+// Binding loops to GPU blocks and threads is an AnnotateStep with
+// Annotation::GpuBlock / GpuThread (kinds "gpu_blocks" / "gpu_threads";
+// replay checks Halide's rules: at most three of each per stage, blocks
+// outside threads, a constant thread extent).
+
+// Halide's Stage::gpu_single_thread(): the stage runs on the GPU as one
+// thread of one block. For a stage with no pure loop that may be bound (the
+// update of a reduction to a scalar, a scan over its only dimension).
+class GpuSingleThreadStep : public Step {
+public:
+    GpuSingleThreadStep(std::string func, int stage) : Step(std::move(func)), stage(stage) {}
+    std::string kind() const override { return "gpu_single_thread"; }
+    void replay(LoopNest &model) const override;
+    std::vector<Directive> lower(const LoopNest &model) const override;
+    StepPtr renamed(Renamer &names) const override;
+    StepOrigin origin() const override { return StepOrigin::Annotation; }
+    int stage;
+
+private:
+    void fields_to_json(nlohmann::json &j) const override;
+};
+
+// Halide's Func::store_in(memory): where the Func's buffer lives (GPU shared
+// memory, registers, the stack, the heap). Register, Stack and GPUShared
+// need a Func computed at a loop.
+class StoreInStep : public Step {
+public:
+    StoreInStep(std::string func, Halide::MemoryType memory) : Step(std::move(func)), memory(memory) {}
+    std::string kind() const override { return "store_in"; }
+    void replay(LoopNest &model) const override;
+    std::vector<Directive> lower(const LoopNest &model) const override;
+    StepPtr renamed(Renamer &names) const override;
+    StepOrigin origin() const override { return StepOrigin::Sketch; }
+    std::string structure_key() const override;
+    Halide::MemoryType memory;
+
+private:
+    void fields_to_json(nlohmann::json &j) const override;
+};
+// The JSON names of memory types ("auto", "heap", "stack", "register",
+// "gpu_shared"); an unknown name is a UserError.
+std::string memory_type_name(Halide::MemoryType t);
+Halide::MemoryType memory_type_from_name(const std::string &name);
+
+// Ansor's shared-memory cache read on a GPU: `func` (a Func that reads
+// pipeline inputs only, such as an input's wrapper) staged for `consumer`
+// (a pipeline Func or an rfactor / cache-write intermediate) through a
+// Halide wrapper, func.in(consumer), computed at `location` (a gpu_blocks
+// loop enclosing the consumer's computation) and stored in GPU shared
+// memory; the wrapper's loops are fused and split by the block's thread
+// count (the extent of the location stage's gpu_threads loop), the inner
+// piece bound to gpu_threads, so the block's threads load the tile together.
+// Deferred: it checks and lowers against the final loop nest; the wrapper is
+// not a model Func.
+class GpuCacheReadStep : public Step {
+public:
+    GpuCacheReadStep(std::string func, std::string consumer, Location location)
+        : Step(std::move(func)), consumer(std::move(consumer)), location(std::move(location)) {}
+    std::string kind() const override { return "gpu_cache_read"; }
+    bool deferred() const override { return true; }
+    void replay(LoopNest &model) const override;
+    std::vector<Directive> lower(const LoopNest &model) const override;
+    StepPtr renamed(Renamer &names) const override;
+    StepOrigin origin() const override { return StepOrigin::Sketch; }
+    std::string structure_key() const override;
+    const Location *storage() const override { return &location; }
+    // The threads of the block that loads the tile; throws InvalidState when
+    // the location's stage binds no gpu_threads loop.
+    int64_t block_threads(const LoopNest &model) const;
+    std::string consumer;
+    Location location;
+
+private:
+    void fields_to_json(nlohmann::json &j) const override;
+};
+
 }  // namespace ansor

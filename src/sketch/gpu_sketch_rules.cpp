@@ -1,0 +1,170 @@
+// The GPU half of the sketch rules (docs/gpu.md). A GPU sketch fixes which
+// Funcs are inlined, which reductions are tiled Ansor's GPU way (cache write,
+// block / thread / register tile levels, shared-memory cache reads) and which
+// are factored across threads; the annotator (gpu_annotation.cpp) binds every
+// other stage's pure loops to blocks and threads and draws the tile sizes.
+#include "sketch/sketch_rules.h"
+
+#include "util/gpu_target.h"
+
+namespace ansor {
+
+namespace {
+
+int last_stage(const PipelineDAG &dag, int node) { return (int)dag.node(node).stages.size() - 1; }
+
+// Fuses `loops` (outermost first) into one loop when there are several and
+// binds it; returns the bound loop's name, empty when there is no loop.
+std::string fuse_and_bind(State &s, const std::string &func, int stage, const std::vector<std::string> &loops,
+                          Annotation a) {
+    if (loops.empty()) return "";
+    std::string target = loops[0];
+    if (loops.size() > 1) {
+        auto fuse = std::make_shared<FuseStep>(func, stage, loops);
+        target = fuse->fused_name();
+        s.add(fuse);
+    }
+    s.add(std::make_shared<AnnotateStep>(func, stage, target, a));
+    return target;
+}
+
+// Whether node p is an elementwise view of pipeline inputs: strictly
+// inlinable, reading inputs or other such views (an input's wrapper, a
+// boundary condition, an ImageParam's own Func).
+bool reads_inputs_elementwise(const PipelineDAG &dag, int p) {
+    const Node &n = dag.node(p);
+    if (!n.modelled || !n.is_strict_inlinable || n.func.outputs() != 1) return false;
+    for (int q : n.producers) {
+        if (!reads_inputs_elementwise(dag, q)) return false;
+    }
+    return true;
+}
+
+// Producers of node i whose values can be staged in shared memory for it.
+std::vector<int> shared_memory_operands(const PipelineDAG &dag, int i) {
+    std::vector<int> out;
+    for (int p : dag.node(i).producers) {
+        if (reads_inputs_elementwise(dag, p)) out.push_back(p);
+    }
+    return out;
+}
+
+// Ansor's GPU multi-level tiling ("SSSRRSRS") as Halide expresses it, for a
+// Func with data reuse and one update (GEMM, convolutions):
+//   * cache write: out.update(0).rfactor({}) makes out_intm, the accumulator;
+//   * out's merge stage: every space loop split block / thread / tile; the
+//     block pieces fused and bound to gpu_blocks, the thread pieces fused
+//     and bound to gpu_threads, the tile pieces inside (unrolled);
+//   * out_intm computed at the thread loop: each thread accumulates its tile
+//     (vthread x inner elements) in local memory / registers, its update
+//     tiled "RSRS" (two reduction levels around the vthread and inner
+//     pieces of the tile);
+//   * optionally (a second sketch) every operand that reads inputs only is
+//     staged in shared memory at the block loop, loaded by the block's
+//     threads together (gpu_cache_read).
+// The tile is contiguous per thread, not strided by the block's threads as
+// Ansor's virtual threads are: Halide's bounds are intervals, so an
+// accumulator computed at the thread loop would span the whole block's
+// extent (docs/gpu.md).
+class GpuMultiLevelTiling : public SketchRule {
+public:
+    std::string name() const override { return "gpu_multi_level_tiling"; }
+    RuleResult condition(const SketchContext &ctx, const State &, int i) const override {
+        const Node &n = ctx.dag.node(i);
+        if (!n.has_data_reuse || n.stages.size() != 2 || !is_tileable(ctx.dag, i, 1)) return RuleResult::Pass;
+        return RuleResult::ApplyAndSkipRest;
+    }
+    SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
+        const Node &n = ctx.dag.node(i);
+        State next = s;
+        add_compute_root(next, i);
+        auto cw = std::make_shared<CacheWriteStep>(n.name);
+        next.add(cw);
+        const std::string intm = cw->created_func();
+        auto levels = add_multi_level_tiling(next, n.name, 1, "SSS");
+        const std::string blocks = fuse_and_bind(next, n.name, 1, levels[0], Annotation::GpuBlock);
+        const std::string threads = fuse_and_bind(next, n.name, 1, levels[1], Annotation::GpuThread);
+        next.add(std::make_shared<ComputeLocationStep>(intm, Location{LocationKind::At, n.name, 1, threads}));
+        add_multi_level_tiling(next, intm, 1, "RSRS");
+        SketchSuccessors out = {{next, i - 1}};
+        const std::vector<int> operands = shared_memory_operands(ctx.dag, i);
+        if (!operands.empty()) {
+            State shared = next;
+            for (int p : operands) {
+                shared.add(std::make_shared<GpuCacheReadStep>(ctx.dag.node(p).name, intm,
+                                                              Location{LocationKind::At, n.name, 1, blocks}));
+            }
+            out.push_back({shared, i - 1});
+        }
+        return out;
+    }
+};
+
+// Cross-thread reduction, for a reduction with more reduction than space
+// parallelism (a norm, a sum to a scalar): the outermost reduction loop is
+// split and its inner piece factored out (rfactor) into an intermediate
+// whose new pure Var the annotator binds to threads, so partial sums are
+// computed by many threads; the Func's own update then adds the partial sums.
+// Beside the plain sketch (gpu_root), as Ansor keeps both.
+class GpuCrossThreadReduction : public SketchRule {
+public:
+    std::string name() const override { return "gpu_cross_thread_reduction"; }
+    RuleResult condition(const SketchContext &ctx, const State &, int i) const override {
+        const Node &n = ctx.dag.node(i);
+        if (!n.modelled || !n.has_more_reduction_parallel || n.stages.size() < 2) return RuleResult::Pass;
+        const StageInfo &st = n.stages.back();
+        return st.has_reduction() && st.modelled ? RuleResult::Apply : RuleResult::Pass;
+    }
+    SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
+        const Node &n = ctx.dag.node(i);
+        const int stage = last_stage(ctx.dag, i);
+        std::string r;
+        for (const auto &l : n.stages[stage].loops) {
+            if (l.kind == LoopKind::Reduction) {
+                r = l.var;
+                break;
+            }
+        }
+        State next = s;
+        add_compute_root(next, i);
+        auto split = std::make_shared<SplitStep>(n.name, stage, r, std::vector<int64_t>{0});
+        next.add(split);
+        const std::string inner = split->piece_names()[1];
+        auto rf = std::make_shared<RfactorStep>(n.name, stage,
+                                                std::vector<std::pair<std::string, std::string>>{{inner, inner + "_v"}});
+        next.add(rf);
+        next.add(std::make_shared<ComputeLocationStep>(rf->created_func(), Location{}));
+        return {{next, i - 1}};
+    }
+};
+
+// Every other Func at root, each stage a kernel of its own whose pure loops
+// the annotator binds to blocks and threads (gpu_single_thread when none may
+// be bound).
+class GpuRoot : public SketchRule {
+public:
+    std::string name() const override { return "gpu_root"; }
+    RuleResult condition(const SketchContext &, const State &, int) const override { return RuleResult::Apply; }
+    SketchSuccessors apply(const SketchContext &, const State &s, int i) const override {
+        State next = s;
+        add_compute_root(next, i);
+        return {{next, i - 1}};
+    }
+};
+
+}  // namespace
+
+std::vector<SketchRulePtr> gpu_sketch_rules() {
+    std::vector<SketchRulePtr> rules = registered_sketch_rules();
+    rules.push_back(make_always_inline_rule());
+    rules.push_back(std::make_shared<GpuCrossThreadReduction>());
+    rules.push_back(std::make_shared<GpuMultiLevelTiling>());
+    rules.push_back(std::make_shared<GpuRoot>());
+    return rules;
+}
+
+std::vector<SketchRulePtr> sketch_rules_for(const Halide::Target &target) {
+    return gpu_target_facts(target) ? gpu_sketch_rules() : sketch_rules();
+}
+
+}  // namespace ansor

@@ -1,0 +1,426 @@
+// The GPU schedule space (docs/gpu.md): GPU targets accepted or refused, the
+// GPU steps, the GPU sketches and annotation, the GPU feature columns, and
+// that Halide lowers every sampled GPU program for CUDA and for OpenCL.
+#include "features/program_features.h"
+#include "search/program_sampler.h"
+#include "search/tuning_session.h"
+#include "sketch/sketch_generator.h"
+#include "suite_pipelines.h"
+#include "test_pipelines.h"
+#include "util/errors.h"
+#include "util/gpu_target.h"
+
+#include <doctest/doctest.h>
+
+#include <functional>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace ansor;
+using namespace Halide;
+
+namespace {
+
+const Target cuda("x86-64-linux-avx-avx2-cuda-cuda_capability_80");
+const Target opencl("x86-64-linux-avx-avx2-opencl");
+
+std::vector<std::string> kinds(const State &s, const std::string &func) {
+    std::vector<std::string> k;
+    if (const FuncSteps *g = s.group(ansor_test::resolve(s.dag(), func))) {
+        for (const auto &st : g->steps) k.push_back(st->kind());
+    }
+    return k;
+}
+
+bool has(const std::vector<std::string> &v, const std::string &x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// GEMM reading its operands through wrapper Funcs, as the operator suite does.
+ansor_test::Pipe make_wrapped_matmul(int n) {
+    ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
+    A.dim(0).set_estimate(0, n).dim(1).set_estimate(0, n);
+    B.dim(0).set_estimate(0, n).dim(1).set_estimate(0, n);
+    Var x("x"), y("y");
+    Func a("A_w"), b("B_w"), c("gemm");
+    a(x, y) = A(x, y);
+    b(x, y) = B(x, y);
+    RDom k(0, n, "k");
+    c(x, y) = 0.f;
+    c(x, y) += a(k, y) * b(x, k);
+    c.set_estimate(x, 0, n).set_estimate(y, 0, n);
+    return {{c}};
+}
+
+ansor_test::Pipe make_softmax(int rows, int cols) {
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_estimate(0, cols).dim(1).set_estimate(0, rows);
+    Var x("x"), y("y");
+    RDom r(0, cols, "r");
+    Func mx("row_max"), e("exp"), sum("row_sum"), out("softmax");
+    mx(y) = in(0, y);
+    mx(y) = max(mx(y), in(r, y));
+    e(x, y) = exp(in(x, y) - mx(y));
+    sum(y) = 0.f;
+    sum(y) += e(r, y);
+    out(x, y) = e(x, y) / sum(y);
+    out.set_estimate(x, 0, cols).set_estimate(y, 0, rows);
+    return {{out}};
+}
+
+ansor_test::Pipe make_scalar_sum(int n) {
+    ImageParam in(Float(32), 1, "in");
+    in.dim(0).set_estimate(0, n);
+    RDom r(0, n, "r");
+    Func s("total");
+    s() = 0.f;
+    s() += in(r);
+    return {{s}};
+}
+
+ansor_test::Pipe make_histogram(int w, int h) {
+    ImageParam in(UInt(8), 2, "in");
+    in.dim(0).set_estimate(0, w).dim(1).set_estimate(0, h);
+    Var b("b");
+    RDom r(0, w, 0, h, "r");
+    Func hist("hist");
+    hist(b) = 0;
+    hist(clamp(cast<int>(in(r.x, r.y)), 0, 255)) += 1;
+    hist.set_estimate(b, 0, 256);
+    return {{hist}};
+}
+
+ansor_test::Pipe make_conv2d(int hw, int ci, int co) {
+    ImageParam in(Float(32), 3, "in"), w(Float(32), 4, "w");
+    in.dim(0).set_estimate(0, ci).dim(1).set_estimate(0, hw).dim(2).set_estimate(0, hw);
+    w.dim(0).set_estimate(0, ci).dim(1).set_estimate(0, 3).dim(2).set_estimate(0, 3).dim(3).set_estimate(0, co);
+    Func padded = BoundaryConditions::constant_exterior(in, 0.f, {{0, ci}, {0, hw}, {0, hw}});
+    Func wim("w_im");
+    Var c("c"), x("x"), y("y"), k("k"), q("q");
+    wim(c, x, y, k) = w(c, x, y, k);
+    RDom r(0, ci, 0, 3, 0, 3, "r");
+    Func conv("conv");
+    conv(k, x, y) = 0.f;
+    conv(k, x, y) += padded(r.x, x + r.y - 1, y + r.z - 1) * wim(r.x, r.y, r.z, k);
+    conv.set_estimate(k, 0, co).set_estimate(x, 0, hw).set_estimate(y, 0, hw);
+    return {{conv}};
+}
+
+// Whether `f` lives in a thread loop of a Func it is computed in.
+bool in_thread(const LoopNest &m, const std::string &f) {
+    for (const Location &loc : m.enclosing_loops(f)) {
+        if (m.loop(loc.func, loc.stage, loc.loop).annotation == Annotation::GpuThread) return true;
+    }
+    return false;
+}
+
+// Every non-inlined Func's stages bound to blocks and threads (or a single
+// thread, or computed per thread), threads per block within the limit.
+void check_structure(const State &s, const GpuTargetFacts &facts) {
+    const LoopNest m = s.replay();
+    for (const ModelFunc &f : m.funcs()) {
+        if (f.location.kind == LocationKind::Inline) continue;
+        const bool per_thread = in_thread(m, f.name);
+        for (const ModelStage &st : f.stages) {
+            int64_t threads = 1;
+            bool blocks = false, bound_threads = false;
+            for (const ModelLoop &l : st.loops) {
+                CHECK(l.annotation != Annotation::Parallel);
+                CHECK(l.annotation != Annotation::Vectorize);
+                blocks = blocks || l.annotation == Annotation::GpuBlock;
+                if (l.annotation == Annotation::GpuThread) {
+                    bound_threads = true;
+                    threads *= l.extent;
+                }
+            }
+            CHECK(threads <= facts.max_threads_per_block);
+            CHECK_MESSAGE((per_thread || st.gpu_single_thread || (blocks && bound_threads)),
+                          "stage of '" << f.name << "' not on the GPU:\n" << s.source());
+        }
+    }
+}
+
+// Applies the program to a deep copy of the pipeline and lowers it for
+// `target`, device code included; the Halide error, or empty. In a forked
+// child, as the measurer does: Halide names an rfactor intermediate uniquely
+// per process (`gemm_intm$2` the second time), and the program names the first.
+std::string lower(const PipelineDAG &dag, const State &s, const Target &target) {
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        std::string error;
+        try {
+            auto copied = Internal::deep_copy(dag.outputs(), dag.env());
+            s.apply(copied.second);
+            std::vector<Func> outs;
+            for (const Internal::Function &f : copied.first) outs.emplace_back(f);
+            Pipeline p(outs);
+            p.compile_to_module(p.infer_arguments(), "gpu_space_test", target);
+        } catch (const std::exception &e) {
+            error = std::string("error: ") + e.what();
+        }
+        if (!error.empty() && write(fds[1], error.data(), error.size()) < 0) _exit(2);
+        _exit(0);
+    }
+    close(fds[1]);
+    std::string out;
+    char buf[4096];
+    for (ssize_t n; (n = read(fds[0], buf, sizeof(buf))) > 0;) out.append(buf, (size_t)n);
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) out += " (the lowering process died)";
+    return out;
+}
+
+// Draws `per_sketch` programs from every GPU sketch of the pipeline and
+// checks that each has the GPU structure and lowers for the target.
+int check_lowers(const PipelineDAG &dag, const Target &target, int per_sketch, uint64_t seed) {
+    const GpuTargetFacts facts = *gpu_target_facts(target);
+    RandomAnnotator annotator(dag, target, AnnotationOptions{});
+    std::mt19937_64 rng(seed);
+    int lowered = 0;
+    for (const State &sketch : generate_sketches({dag, target})) {
+        for (int k = 0; k < per_sketch; k++) {
+            std::optional<State> program;
+            for (int attempt = 0; attempt < 256 && !program; attempt++) {
+                try {
+                    program = annotator.annotate(sketch, rng);
+                } catch (const InvalidState &) {
+                }
+            }
+            REQUIRE_MESSAGE(program.has_value(), "no program from sketch\n" << sketch.to_json().dump());
+            check_structure(*program, facts);
+            const std::string error = lower(dag, *program, target);
+            CHECK_MESSAGE(error.empty(), target.to_string() << ": " << error << "\n" << program->source());
+            lowered++;
+        }
+    }
+    return lowered;
+}
+
+}  // namespace
+
+TEST_CASE("gpu target: CUDA and OpenCL facts; other device APIs are user errors naming the feature") {
+    auto c = gpu_target_facts(cuda);
+    REQUIRE(c.has_value());
+    CHECK(c->api == GpuApi::CUDA);
+    CHECK(c->max_threads_per_block == 1024);
+    CHECK(c->max_shared_bytes_per_block == 48 * 1024);
+    CHECK(c->warp_size == 32);
+    CHECK(c->max_registers_per_thread == 255);
+    CHECK(c->max_registers_per_block == 65536);
+    auto o = gpu_target_facts(opencl);
+    REQUIRE(o.has_value());
+    CHECK(o->api == GpuApi::OpenCL);
+    CHECK(o->max_threads_per_block == 256);
+    CHECK(o->max_shared_bytes_per_block == 32 * 1024);
+    CHECK_FALSE(gpu_target_facts(Target("x86-64-linux-avx-avx2")).has_value());
+    for (const char *feature : {"metal", "d3d12compute", "openglcompute", "hvx"}) {
+        CAPTURE(feature);
+        Target t = Target("x86-64-linux-avx-avx2").with_feature(Target::feature_from_name(feature));
+        CHECK_THROWS_WITH_AS(gpu_target_facts(t), doctest::Contains(feature), UserError);
+    }
+    CHECK_THROWS_AS(gpu_target_facts(cuda.with_feature(Target::OpenCL)), UserError);
+    // The tuning session refuses them too, and accepts CUDA.
+    auto p = ansor_test::make_matmul(64);
+    PipelineDAG dag(p.functions(), 1);
+    const Target metal = Target("x86-64-linux-avx-avx2").with_feature(Target::Metal);
+    CHECK_THROWS_WITH_AS(TuningSession(dag, metal, Options::from_map({{"HL_ANSOR_PROGRESS", "0"}})),
+                         doctest::Contains("metal"), UserError);
+}
+
+TEST_CASE("gpu steps: binding rules, JSON round trip, renaming, and applied == printed") {
+    auto p = make_wrapped_matmul(64);
+    PipelineDAG dag(p.functions(), 1);
+    const std::string gemm = ansor_test::resolve(dag, "gemm");
+    {
+        // Thread loops need a constant extent; blocks sit outside threads.
+        LoopNest m(dag);
+        CHECK_THROWS_AS(AnnotateStep(gemm, 0, "x", Annotation::GpuThread).replay(m), InvalidState);
+        SplitStep(gemm, 0, "x", {32}).replay(m);
+        {
+            LoopNest inside = m;
+            ReorderStep(gemm, 0, {"x_1", "y", "x_0"}).replay(inside);
+            AnnotateStep(gemm, 0, "x_1", Annotation::GpuThread).replay(inside);
+            CHECK_THROWS_AS(AnnotateStep(gemm, 0, "y", Annotation::GpuBlock).replay(inside), InvalidState);
+        }
+        AnnotateStep(gemm, 0, "x_1", Annotation::GpuThread).replay(m);
+        CHECK_THROWS_AS(AnnotateStep(gemm, 0, "x_0", Annotation::Parallel).replay(m), InvalidState);
+        AnnotateStep(gemm, 0, "x_0", Annotation::GpuBlock).replay(m);
+        CHECK_THROWS_AS(GpuSingleThreadStep(gemm, 0).replay(m), InvalidState);
+        GpuSingleThreadStep(gemm, 1).replay(m);
+        CHECK(m.stage(gemm, 1).gpu_single_thread);
+        CHECK_THROWS_AS(StoreInStep(gemm, MemoryType::GPUShared).replay(m), InvalidState);
+    }
+    CHECK(memory_type_from_name(memory_type_name(MemoryType::GPUShared)) == MemoryType::GPUShared);
+    CHECK_THROWS_AS(memory_type_from_name("texture"), UserError);
+
+    const std::vector<State> sketches = generate_sketches({dag, cuda});
+    REQUIRE(sketches.size() == 2);  // tiled, and tiled with both operands in shared memory
+    int shared = 0;
+    for (const State &s : sketches) {
+        auto k = kinds(s, "gemm");
+        CHECK(has(k, "cache_write"));
+        CHECK(has(k, "gpu_blocks"));
+        CHECK(has(k, "gpu_threads"));
+        CHECK(kinds(s, "gemm_intm")[0] == "compute_at");
+        shared += has(kinds(s, "A_w"), "gpu_cache_read") && has(kinds(s, "B_w"), "gpu_cache_read");
+    }
+    CHECK(shared == 1);
+
+    RandomAnnotator annotator(dag, cuda, AnnotationOptions{});
+    ProgramSampler sampler(sketches, annotator);
+    std::mt19937_64 rng(3);
+    bool printed = false;
+    for (int i = 0; i < 16; i++) {
+        auto program = sampler.sample(rng);
+        REQUIRE(program.has_value());
+        // JSON round trip, and a renaming to other names and back.
+        const State back = State::from_json(dag, program->to_json());
+        CHECK(back.key() == program->key());
+        for (const StepPtr &step : program->steps()) {
+            struct Same : Renamer {
+                std::string func(const std::string &n) const override { return n; }
+                std::string loop(const std::string &, const std::string &n) const override { return n; }
+                void derive_loop(const std::string &, const std::string &, const std::string &) override {}
+                void derive_func(const std::string &, const std::string &,
+                                 const std::vector<std::pair<std::string, std::string>> &) override {}
+            } same;
+            CHECK(step->renamed(same)->to_json() == step->to_json());
+        }
+        const std::string source = program->source();
+        CHECK(source.find(".gpu_blocks(") != std::string::npos);
+        CHECK(source.find(".gpu_threads(") != std::string::npos);
+        CHECK(source.find(".parallel(") == std::string::npos);
+        CHECK(source.find(".vectorize(") == std::string::npos);
+        if (source.find("GPUShared") != std::string::npos && !printed) {
+            // For review: one GEMM program with shared-memory tiles, as printed.
+            MESSAGE("GPU GEMM 64^3 program:\n" << source);
+            printed = true;
+        }
+        CHECK(lower(dag, *program, cuda).empty());
+    }
+    CHECK(printed);
+}
+
+TEST_CASE("gpu sketches: CPU sketches unchanged; cross-thread reduction for little space parallelism") {
+    auto p = ansor_test::make_norm(256);
+    PipelineDAG dag(p.functions(), 1);
+    const Target cpu("x86-64-linux-avx-avx2");
+    CHECK(generate_sketches({dag, cpu}).size() == generate_sketches({dag, cpu}, sketch_rules()).size());
+    bool factored = false;
+    for (const State &s : generate_sketches({dag, cuda})) {
+        factored = factored || has(kinds(s, "sumsq"), "rfactor");
+        for (const StepPtr &step : s.steps()) CHECK(step->kind() != "parallel");
+    }
+    CHECK(factored);
+}
+
+TEST_CASE("gpu annotation: tiles within the block's limits, GPU feature columns filled") {
+    auto p = make_wrapped_matmul(256);
+    PipelineDAG dag(p.functions(), 1);
+    for (const Target &t : {cuda, opencl}) {
+        const GpuTargetFacts facts = *gpu_target_facts(t);
+        RandomAnnotator annotator(dag, t, AnnotationOptions{});
+        ProgramSampler sampler(generate_sketches({dag, t}), annotator);
+        std::mt19937_64 rng(11);
+        int full_warps = 0;
+        for (int i = 0; i < 24; i++) {
+            auto program = sampler.sample(rng);
+            REQUIRE(program.has_value());
+            check_structure(*program, facts);
+            const LoopNest m = program->replay();
+            const std::string gemm = ansor_test::resolve(dag, "gemm");
+            int64_t threads = 1;
+            for (const ModelLoop &l : m.stage(gemm, 1).loops) {
+                if (l.annotation == Annotation::GpuThread) threads *= l.extent;
+            }
+            full_warps += threads % facts.warp_size == 0;
+            const ModelFunc &intm = m.func(intermediate_name(gemm));
+            int64_t tile = 1;
+            for (int64_t e : intm.extents) tile *= e;
+            CHECK(tile <= facts.max_register_tile);
+            // Features: is_gpu and the thread extent of the merge stage.
+            const auto rows = extract_features(m);
+            bool seen = false;
+            for (const StageFeatures &row : rows) {
+                if (m.funcs()[row.func].name != gemm || row.stage != 1) continue;
+                seen = true;
+                CHECK(row.values[feature_index("is_gpu")] == 1.f);
+                CHECK(row.values[feature_index("threadIdx_x_len")] == doctest::Approx(features::slog((double)threads)));
+                CHECK(row.values[feature_index("blockIdx_x_len")] > 0.f);
+            }
+            CHECK(seen);
+        }
+        CHECK(full_warps >= 18);  // whole warps preferred (256^2 always allows them)
+    }
+    // A CPU program's GPU columns stay zero.
+    const Target cpu("x86-64-linux-avx-avx2");
+    RandomAnnotator annotator(dag, cpu, AnnotationOptions{});
+    ProgramSampler sampler(generate_sketches({dag, cpu}), annotator);
+    std::mt19937_64 rng(5);
+    for (const StageFeatures &row : extract_features(sampler.sample(rng)->replay())) {
+        for (const char *c : {"is_gpu", "blockIdx_x_len", "threadIdx_x_len", "vthread_len"}) {
+            CHECK(row.values[feature_index(c)] == 0.f);
+        }
+    }
+}
+
+TEST_CASE("gpu programs lower for CUDA and OpenCL: GEMM, conv2d, depthwise, stencils, softmax, reductions, histogram") {
+    std::vector<std::pair<std::string, std::function<ansor_test::Pipe()>>> pipelines = {
+        {"gemm", [] { return make_wrapped_matmul(128); }},
+        {"gemm_relu", [] { return ansor_test::make_matmul_relu(64); }},
+        {"conv2d", [] { return make_conv2d(16, 8, 16); }},
+        {"depthwise_pointwise", [] { return ansor_test::make_depthwise_pointwise(16, 8, 16); }},
+        {"stencil_chain", [] { return ansor_test::make_stencil_chain(64, 48, 3); }},
+        {"blur", [] { return ansor_test::make_blur(64, 32); }},
+        {"softmax", [] { return make_softmax(64, 128); }},
+        {"norm", [] { return ansor_test::make_norm(64); }},
+        {"scalar_sum", [] { return make_scalar_sum(4096); }},
+        {"histogram", [] { return make_histogram(64, 32); }},
+    };
+    uint64_t seed = 1;
+    for (const auto &[name, make] : pipelines) {
+        CAPTURE(name);
+        auto p = make();
+        PipelineDAG dag(p.functions(), 1);
+        CHECK(check_lowers(dag, cuda, 2, seed++) >= 2);
+        CHECK(check_lowers(dag, opencl, 2, seed++) >= 2);
+    }
+}
+
+TEST_CASE("gpu programs lower for CUDA and OpenCL: the operator suite at shape 0") {
+    for (const char *op : {"c1d", "c2d", "c3d", "cap", "conv_layer", "dep", "dil", "gmm", "grp", "nrm", "t2d", "tbs"}) {
+        CAPTURE(op);
+        auto [shapes, index] = ansor_apps::parse_op_shape(op);
+        for (const Target &t : {cuda, opencl}) {
+            ansor_apps::SuitePipeline built = ansor_apps::build_suite_pipeline(shapes->name, shapes->ansor_shapes[index], t);
+            PipelineDAG dag(built.outputs(), 1);
+            RandomAnnotator annotator(dag, t, AnnotationOptions{});
+            ProgramSampler sampler(generate_sketches({dag, t}), annotator);
+            std::mt19937_64 rng(7);
+            for (int i = 0; i < 4; i++) {
+                auto program = sampler.sample(rng);
+                REQUIRE_MESSAGE(program.has_value(), op << ": no GPU program sampled");
+                check_structure(*program, *gpu_target_facts(t));
+                const std::string error = lower(dag, *program, t);
+                CHECK_MESSAGE(error.empty(), t.to_string() << ": " << error << "\n" << program->source());
+            }
+        }
+    }
+}
+
+TEST_CASE("tuning session: a GPU target is scheduled with the cost model alone") {
+    auto p = make_wrapped_matmul(64);
+    PipelineDAG dag(p.functions(), 1);
+    const Options options = Options::from_map({{"HL_ANSOR_TRIALS", "8"}, {"HL_ANSOR_PROGRESS", "0"}, {"HL_ANSOR_SEED", "2"}});
+    TuningSession session(dag, cuda, session_settings(options, dag, cuda));
+    CHECK(session.tune(8) == 0);
+    SessionChoice choice = session.choose();
+    CHECK(choice.how.not_measured_because.find("GPU") != std::string::npos);
+    CHECK(choice.source.find(".gpu_threads(") != std::string::npos);
+    CHECK(lower(dag, choice.state, cuda).empty());
+}
