@@ -7,6 +7,8 @@
 
 #include "util/gpu_target.h"
 
+#include <algorithm>
+
 namespace ansor {
 
 namespace {
@@ -40,11 +42,16 @@ bool reads_inputs_elementwise(const PipelineDAG &dag, int p) {
     return true;
 }
 
-// Producers of node i whose values can be staged in shared memory for it.
+// Producers node i's update reads (the cache-write intermediate holds the
+// update, so only its calls can be wrapped for it) whose values can be
+// staged in shared memory.
 std::vector<int> shared_memory_operands(const PipelineDAG &dag, int i) {
     std::vector<int> out;
-    for (int p : dag.node(i).producers) {
-        if (reads_inputs_elementwise(dag, p)) out.push_back(p);
+    for (const CallSite &c : dag.node(i).stages.back().calls) {
+        auto p = dag.index_of(c.callee);
+        if (p && *p != i && std::find(out.begin(), out.end(), *p) == out.end() && reads_inputs_elementwise(dag, *p)) {
+            out.push_back(*p);
+        }
     }
     return out;
 }

@@ -92,9 +92,13 @@ int definition_node(const LoopNest &m, const std::string &func) {
     return f.dag_index >= 0 ? f.dag_index : m.func(f.created_from).dag_index;
 }
 
-bool calls(const PipelineDAG &dag, int node, const std::string &callee) {
-    for (const StageInfo &st : dag.node(node).stages) {
-        for (const CallSite &c : st.calls) {
+// Whether `consumer`'s definitions call `callee` directly; an intermediate
+// holds only its origin's last update.
+bool calls(const LoopNest &m, const std::string &consumer, const std::string &callee) {
+    const ModelFunc &f = m.func(consumer);
+    const std::vector<StageInfo> &stages = m.dag().node(definition_node(m, consumer)).stages;
+    for (size_t s = f.dag_index >= 0 ? 0 : stages.size() - 1; s < stages.size(); s++) {
+        for (const CallSite &c : stages[s].calls) {
             if (c.callee == callee) return true;
         }
     }
@@ -133,7 +137,7 @@ void GpuCacheReadStep::replay(LoopNest &m) const {
     if (!m.has(func_) || m.func(func_).dag_index < 0) throw InvalidState(what + ": not a pipeline Func");
     if (!m.has(consumer)) throw InvalidState(what + ": no such consumer");
     if (m.func(consumer).location.kind == LocationKind::Inline) throw InvalidState(what + ": the consumer is inlined");
-    if (!calls(m.dag(), definition_node(m, consumer), func_)) throw InvalidState(what + ": the consumer does not call it");
+    if (!calls(m, consumer, func_)) throw InvalidState(what + ": the consumer does not call it");
     if (const std::string inner = computed_inside_loop(m, m.func(func_).dag_index); !inner.empty()) {
         throw InvalidState(what + ": it reads '" + inner + "', which is computed inside another Func's loop");
     }

@@ -12,7 +12,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <functional>
+#include <iostream>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -144,6 +146,8 @@ void check_structure(const State &s, const GpuTargetFacts &facts) {
 // child, as the measurer does: Halide names an rfactor intermediate uniquely
 // per process (`gemm_intm$2` the second time), and the program names the first.
 std::string lower(const PipelineDAG &dag, const State &s, const Target &target) {
+    std::fflush(stdout);
+    std::cout.flush();
     int fds[2];
     REQUIRE(pipe(fds) == 0);
     const pid_t pid = fork();
