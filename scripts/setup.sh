@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(cmake g++ make libhalide14-0-dev libxgboost-dev doctest-dev libeigen3-dev nlohmann-json3-dev zlib1g-dev
+          pocl-opencl-icd ocl-icd-libopencl1
           libdnnl-dev libopenblas-dev python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do

@@ -182,7 +182,10 @@ ForkMeasurer::ForkMeasurer(const PipelineDAG &dag, MeasureOptions options) : dag
     // 1024^3 matmul at root takes seconds; more on a loaded machine), and
     // without it nothing can be measured, so it gets ten candidates' time.
     try {
-        reference_ = measure_batch({nullptr}, 1, 10 * options_.timeout_s)[0];
+        const ChildBody reference = [this](size_t, int fd) {
+            measure_child_main(dag_, nullptr, options_, shared_, fd);
+        };
+        reference_ = measure_batch(1, reference, true, 1, 10 * options_.timeout_s)[0];
     } catch (...) {
         munmap(shared_, shared_bytes_);
         throw;
@@ -200,34 +203,47 @@ ForkMeasurer::~ForkMeasurer() {
 }
 
 std::vector<MeasureResult> ForkMeasurer::measure(const std::vector<State> &states) {
-    std::vector<const State *> batch;
-    for (const State &s : states) batch.push_back(&s);
-    return measure_batch(batch, options_.builders, options_.timeout_s);
+    const ChildBody candidate = [&](size_t i, int fd) { measure_child_main(dag_, &states[i], options_, shared_, fd); };
+    return measure_batch(states.size(), candidate, false, options_.builders, options_.timeout_s);
+}
+
+std::vector<MeasureResult> ForkMeasurer::measure_children(size_t count, const ChildBody &body) {
+    return measure_batch(count, body, false, options_.builders, options_.timeout_s);
 }
 
 namespace {
 
+// Where a child's body lands: the shared reference outputs and whether this
+// child writes them (the reference) or only reads them (a candidate).
+struct ChildSetting {
+    const MeasureOptions &options;
+    void *shared;
+    size_t shared_bytes;
+    bool writes_reference;
+};
+
 // The child's side of spawn(): enters the sandbox, makes the reference
-// outputs read-only unless it writes them (state == nullptr), and measures.
-[[noreturn]] void run_child(const PipelineDAG &dag, const State *state, const MeasureOptions &options, void *shared,
-                            size_t shared_bytes, pid_t tuner, int fd, const std::vector<int> &others) {
+// outputs read-only unless it writes them, and runs its body.
+[[noreturn]] void run_child(const ForkMeasurer::ChildBody &body, const ChildSetting &setting, size_t index,
+                            pid_t tuner, int fd, const std::vector<int> &others) {
     for (int other : others) close(other);
     dup2(fd, 1);
     dup2(fd, 2);
-    enter_sandbox({options.memory_limit_bytes}, tuner);
-    if (state && mprotect(shared, shared_bytes, PROT_READ) != 0) {
+    enter_sandbox({setting.options.memory_limit_bytes}, tuner);
+    if (!setting.writes_reference && mprotect(setting.shared, setting.shared_bytes, PROT_READ) != 0) {
         std::printf("error: cannot make the reference outputs read-only: %s\n", std::strerror(errno));
         std::fflush(stdout);
         _exit(0);
     }
-    measure_child_main(dag, state, options, shared, fd);
+    body(index, fd);
+    std::fflush(stdout);
+    _exit(0);
 }
 
-// Forks a child measuring `state`; it closes the parent's sockets to the
-// other children (`others`), so that each child's socket ends with the
-// child alone.
-Child spawn(const PipelineDAG &dag, const State *state, const MeasureOptions &options, void *shared,
-            size_t shared_bytes, size_t index, const std::vector<int> &others) {
+// Forks child `index`; it closes the parent's sockets to the other children
+// (`others`), so that each child's socket ends with the child alone.
+Child spawn(const ForkMeasurer::ChildBody &body, const ChildSetting &setting, size_t index,
+            const std::vector<int> &others) {
     int sv[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
         throw UserError(std::string("cannot create a socket for a measuring process: ") + std::strerror(errno));
@@ -247,7 +263,7 @@ Child spawn(const PipelineDAG &dag, const State *state, const MeasureOptions &op
     }
     if (pid == 0) {
         close(sv[0]);
-        run_child(dag, state, options, shared, shared_bytes, tuner, sv[1], others);
+        run_child(body, setting, index, tuner, sv[1], others);
     }
     adopt_group(pid);
     close(sv[1]);
@@ -328,18 +344,17 @@ MeasureResult run_compiled(Child &c, const MeasureOptions &o, double timeout_s) 
 
 }  // namespace
 
-std::vector<MeasureResult> ForkMeasurer::measure_batch(const std::vector<const State *> &states, int builders,
-                                                       double timeout_s) {
-    std::vector<MeasureResult> results(states.size());
+std::vector<MeasureResult> ForkMeasurer::measure_batch(size_t count, const ChildBody &body, bool writes_reference,
+                                                       int builders, double timeout_s) {
+    std::vector<MeasureResult> results(count);
+    const ChildSetting setting{options_, shared_, shared_bytes_, writes_reference};
     const size_t window = compiled_window(builders);
     std::vector<Child> compiling, compiled;
     try {
         size_t next = 0;
-        while (next < states.size() || !compiling.empty() || !compiled.empty()) {
-            while (next < states.size() && compiling.size() < (size_t)builders &&
-                   compiling.size() + compiled.size() < window) {
-                compiling.push_back(spawn(dag_, states[next], options_, shared_, shared_bytes_, next,
-                                          open_sockets(compiling, compiled)));
+        while (next < count || !compiling.empty() || !compiled.empty()) {
+            while (next < count && compiling.size() < (size_t)builders && compiling.size() + compiled.size() < window) {
+                compiling.push_back(spawn(body, setting, next, open_sockets(compiling, compiled)));
                 next++;
             }
             if (!compiling.empty()) {

@@ -3,6 +3,7 @@
 #include "measure/measurement_buffers.h"
 #include "measure/output_check.h"
 #include "measure/pipeline_runner.h"
+#include "measure/reference_inputs.h"
 #include "measure/run_timing.h"
 #include "measure/sandbox.h"
 
@@ -21,13 +22,55 @@ namespace {
 const char *const compiled_marker = "ANSOR_COMPILED\n";
 const char *const result_marker = "ANSOR_RESULT ";
 const char *const wrong_marker = "ANSOR_WRONG ";  // the line before a wrong result: what differs
+const char *const device_marker = "ANSOR_DEVICE ";  // the line before a result: where it was timed
+const char *const not_run_marker = "ANSOR_NOT_RUN ";  // instead of a result: built, but no device to run it
 
 void print_line(const char *format, double a, double b, double error, size_t runs, const TimeSpan &timed) {
     std::printf(format, result_marker, a, b, error, runs, timed.begin_s, timed.end_s);
     std::fflush(stdout);
 }
 
+// The rest of the line after the last `marker` in `text`, or "" if none.
+std::string line_after(const std::string &text, const char *marker) {
+    auto at = text.rfind(marker);
+    if (at == std::string::npos) return "";
+    at += std::strlen(marker);
+    return text.substr(at, text.find('\n', at) - at);
+}
+
 }  // namespace
+
+void report_compiled() {
+    std::fputs(compiled_marker, stdout);
+    std::fflush(stdout);
+}
+
+bool wait_for_go(int control_fd) {
+    char go = 0;
+    ssize_t got = 0;
+    while ((got = read(control_fd, &go, 1)) < 0 && errno == EINTR) {
+    }
+    return got == 1;
+}
+
+void report_ok(double min_ms, double median_ms, size_t runs, const TimeSpan &timed) {
+    print_line("%sok %.6f %.6f %g %zu %.6f %.6f\n", min_ms, median_ms, 0, runs, timed);
+}
+
+void report_wrong(const std::string &detail, double worst) {
+    std::printf("%s%s\n", wrong_marker, detail.c_str());
+    print_line("%swrong %g %g %g %zu %.6f %.6f\n", 0, 0, worst, 0, TimeSpan{});
+}
+
+void report_device(const std::string &device) {
+    std::printf("%s%s\n", device_marker, device.c_str());
+    std::fflush(stdout);
+}
+
+void report_not_run(const std::string &why) {
+    std::printf("%s%s\n", not_run_marker, why.c_str());
+    std::fflush(stdout);
+}
 
 double steady_now_s() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -40,13 +83,8 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
     try {
         PipelineRunner runner(dag, state, o.target);
         runner.compile();
-        std::fputs(compiled_marker, stdout);
-        std::fflush(stdout);
-        char go = 0;
-        ssize_t got = 0;
-        while ((got = read(control_fd, &go, 1)) < 0 && errno == EINTR) {
-        }
-        if (got != 1) _exit(0);  // the parent gave up on this batch
+        report_compiled();
+        if (!wait_for_go(control_fd)) _exit(0);  // the parent gave up on this batch
 
         runner.run();  // warm-up
         const std::vector<OutputRule> rules = output_rules(dag, o.tolerance);
@@ -67,13 +105,15 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
             } else {
                 OutputComparison c = compare_output(b, ref, rules[i]);
                 if (!c.ok()) {
-                    std::printf("%s%s\n", wrong_marker, c.detail.c_str());
-                    print_line("%swrong %g %g %g %zu %.6f %.6f\n", 0, 0, c.worst, 0, TimeSpan{});
+                    report_wrong(c.detail, c.worst);
                     _exit(0);
                 }
                 worst = std::max(worst, c.worst);
             }
             ref += b.size_in_bytes();
+        }
+        if (is_reference && !o.reference_inputs_dir.empty()) {
+            write_reference_inputs(o.reference_inputs_dir, dag, runner.inputs());
         }
         // Timed as RunGen times a built generator (run_timing.h).
         TimeSpan timed;
@@ -85,7 +125,7 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
             std::fflush(stdout);
             _exit(0);
         }
-        print_line("%sok %.6f %.6f %g %zu %.6f %.6f\n", t.best_ms, t.median_ms, 0, (size_t)t.runs, timed);
+        report_ok(t.best_ms, t.median_ms, (size_t)t.runs, timed);
     } catch (const std::exception &e) {
         std::printf("error: %s\n", e.what());
     }
@@ -100,7 +140,16 @@ bool reports_result(const std::string &output) {
     return at != std::string::npos && output.find('\n', at) != std::string::npos;
 }
 
+// The verdict without the device line.
+static MeasureResult parse_result_lines(const std::string &text, int status);
+
 MeasureResult parse_child_output(const std::string &text, int status) {
+    MeasureResult r = parse_result_lines(text, status);
+    r.device = line_after(text, device_marker);
+    return r;
+}
+
+static MeasureResult parse_result_lines(const std::string &text, int status) {
     MeasureResult r;
     // The last result line: whatever the candidate itself wrote comes before it.
     auto at = text.rfind(result_marker);
@@ -133,6 +182,11 @@ MeasureResult parse_child_output(const std::string &text, int status) {
                 r.error = "wrong output: error " + std::to_string(err) + " exceeds tolerance";
             }
         }
+        return r;
+    }
+    if (text.find(not_run_marker) != std::string::npos && !WIFSIGNALED(status)) {
+        r.not_run = true;
+        r.error = "not run: " + line_after(text, not_run_marker);
         return r;
     }
     std::string shown = text;

@@ -19,6 +19,18 @@ double steady_now_s();
 [[noreturn]] void measure_child_main(const PipelineDAG &dag, const State *state, const MeasureOptions &options,
                                      void *shared, int control_fd);
 
+// The lines of the protocol, for child bodies other than measure_child_main
+// (ForkMeasurer::measure_children). Each flushes stdout.
+void report_compiled();
+// Blocks until the parent's go byte; false if the parent gave up instead.
+bool wait_for_go(int control_fd);
+void report_ok(double min_ms, double median_ms, size_t runs, const TimeSpan &timed);
+void report_wrong(const std::string &detail, double worst);
+// Before the result line: the device the time was taken on (MeasureResult::device).
+void report_device(const std::string &device);
+// Instead of a result: built and checked, but not run (MeasureResult::not_run).
+void report_not_run(const std::string &why);
+
 // Whether the child's output so far says its candidate compiled.
 bool reports_compiled(const std::string &output);
 

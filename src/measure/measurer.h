@@ -20,6 +20,7 @@
 
 #include <Halide.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,16 @@ struct MeasureResult {
     // until the child's result and exit. timed: the child's own clock
     // readings around its timed runs.
     TimeSpan compile, run, timed;
+    // Built and statically checked, but not run: no device can run it
+    // (GpuMeasurer with a CUDA target on a machine without a CUDA device).
+    // ok stays false, since there is no time, but it is no failure: error
+    // reads "not run: <why>", and a tuner must log it neither as a failed
+    // program nor as a measured one.
+    bool not_run = false;
+    // Where the time was taken when that is not the target's own device:
+    // "pocl-cpu" for an OpenCL program run on PoCL, a CPU (a time that says
+    // nothing about GPU performance). Empty for CPU measurements.
+    std::string device;
 };
 
 class Measurer {
@@ -75,6 +86,11 @@ struct MeasureOptions {
     // Address space each measuring process may map beyond what it inherited
     // from the tuner (HL_ANSOR_MEMORY_LIMIT; 0: no limit).
     uint64_t memory_limit_bytes = default_memory_limit_bytes();
+    // When set, the reference child also writes the inputs it ran on to this
+    // directory, as ansor_gpu_runner reads them (runner_files.h; inputs.json
+    // names the files and the outputs' regions), so that another process
+    // can run a candidate on the same values (GpuMeasurer).
+    std::string reference_inputs_dir;
 };
 
 // The pipeline cannot be measured (measure/runnability.h, or the reference
@@ -104,8 +120,19 @@ public:
     // this many, so that memory is bounded whatever the batch size.
     static size_t compiled_window(int builders);
 
+    // Runs `count` candidates as children of the batch machinery above
+    // (sandbox, builders, the compile and run deadlines); child i runs
+    // body(i, control_fd) and must follow measure_child.h's protocol
+    // (report_compiled, wait_for_go, then a result or an error line) and
+    // never return. The reference outputs are read-only in every such child.
+    // GpuMeasurer's candidates are built and run this way.
+    using ChildBody = std::function<void(size_t index, int control_fd)>;
+    std::vector<MeasureResult> measure_children(size_t count, const ChildBody &body);
+    const MeasureOptions &options() const { return options_; }
+
 private:
-    std::vector<MeasureResult> measure_batch(const std::vector<const State *> &states, int builders, double timeout_s);
+    std::vector<MeasureResult> measure_batch(size_t count, const ChildBody &body, bool writes_reference,
+                                             int builders, double timeout_s);
 
     const PipelineDAG &dag_;
     MeasureOptions options_;

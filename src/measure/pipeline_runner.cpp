@@ -30,8 +30,7 @@ double max_relative_error(const Buffer<> &got, const void *want) {
     return c.ok() ? c.worst : INFINITY;
 }
 
-PipelineRunner::PipelineRunner(const PipelineDAG &dag, const State *state, const Target &target)
-    : dag_(dag), target_(target) {
+Pipeline scheduled_pipeline(const PipelineDAG &dag, const State *state) {
     auto copied = deep_copy(dag.outputs(), dag.env());
     const std::map<std::string, Function> &env = copied.second;
     use_stand_ins(env, embedded_stand_ins(dag));
@@ -48,10 +47,11 @@ PipelineRunner::PipelineRunner(const PipelineDAG &dag, const State *state, const
     }
     std::vector<Func> outs;
     for (const Function &f : copied.first) outs.emplace_back(f);
-    pipeline_ = Pipeline(outs);
-    make_outputs(copied.first);
-    bind_inputs();
+    return Pipeline(outs);
 }
+
+PipelineRunner::PipelineRunner(const PipelineDAG &dag, const State *state, const Target &target)
+    : PipelineRunner(dag, scheduled_pipeline(dag, state), target) {}
 
 PipelineRunner::PipelineRunner(const PipelineDAG &dag, Pipeline scheduled, const Target &target)
     : dag_(dag), target_(target), pipeline_(std::move(scheduled)) {

@@ -29,6 +29,8 @@ public:
     SampledTime time(const SamplingOptions &options);
     // Output buffers, in output order (a tuple output gives several).
     std::vector<Halide::Buffer<>> &outputs() { return outputs_; }
+    // The buffer inputs bound (once compiled: over what this schedule reads), in dag.inputs() order.
+    const std::vector<Halide::Buffer<>> &inputs() const { return inputs_; }
     size_t output_bytes() const;
 
 private:
@@ -43,6 +45,11 @@ private:
     std::vector<Halide::Buffer<>> inputs_;  // the buffer inputs, in dag.inputs() order
     std::vector<uint64_t> input_seeds_;
 };
+
+// A deep copy of the DAG's pipeline scheduled by `state` (nullptr: the
+// reference, every Func at root), with embedded Buffers replaced by their
+// stand-ins as every measurement runs them; the DAG's Funcs are untouched.
+Halide::Pipeline scheduled_pipeline(const PipelineDAG &dag, const State *state);
 
 // Largest error of `got` against `want` relative to the reference's scale
 // (output_check.h's float comparison, with no tolerance applied); 0 for

@@ -1,0 +1,267 @@
+// ansor_gpu_runner: runs a Halide AOT pipeline built as a shared object
+// (src/measure/gpu_build.h) in a process of its own, so that no GPU runtime
+// (CUDA, an OpenCL ICD such as PoCL with its own LLVM) is ever loaded into
+// a process that holds libHalide. It links only the C++ library and libdl,
+// so it also runs on a GPU machine that has nothing but the driver.
+//
+//   ansor_gpu_runner --probe cuda|opencl
+//   ansor_gpu_runner LIBRARY.so FUNCTION (--inputs SPEC.json | --random-inputs SEED)
+//                    [--outputs-dir DIR] [--runs N]
+//
+// docs/gpu.md ("Measuring and verifying GPU programs") describes the files.
+#include "device_probe.h"
+#include "host_buffer.h"
+#include "measure/runner_files.h"
+#include "pipeline_library.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace ansor;
+using namespace ansor::gpu_runner;
+
+namespace {
+
+struct Options {
+    std::string library, function, inputs, outputs_dir;
+    bool random = false;
+    uint64_t seed = 0;
+    int runs = 0;
+};
+
+[[noreturn]] void usage(const std::string &why) {
+    std::fprintf(stderr,
+                 "error: %s\nusage: ansor_gpu_runner --probe cuda|opencl\n"
+                 "       ansor_gpu_runner LIBRARY.so FUNCTION (--inputs SPEC.json | --random-inputs SEED)"
+                 " [--outputs-dir DIR] [--runs N]\n",
+                 why.c_str());
+    std::exit(2);
+}
+
+Options parse(int argc, char **argv) {
+    Options o;
+    std::vector<std::string> positional;
+    for (int i = 1; i < argc; i++) {
+        const std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) usage(a + " needs a value");
+            return argv[++i];
+        };
+        if (a == "--inputs") {
+            o.inputs = value();
+        } else if (a == "--random-inputs") {
+            o.random = true;
+            o.seed = std::stoull(value());
+        } else if (a == "--outputs-dir") {
+            o.outputs_dir = value();
+        } else if (a == "--runs") {
+            o.runs = std::stoi(value());
+        } else if (a.rfind("--", 0) == 0) {
+            usage("unknown option " + a);
+        } else {
+            positional.push_back(a);
+        }
+    }
+    if (positional.size() != 2) usage("give the library and the function name");
+    if (o.inputs.empty() == !o.random) usage("give exactly one of --inputs and --random-inputs");
+    o.library = positional[0];
+    o.function = positional[1];
+    return o;
+}
+
+RunnerBuffer estimated_shape(const halide_filter_argument_t &a) {
+    RunnerBuffer b;
+    b.name = a.name;
+    b.type = a.type;
+    for (int d = 0; d < a.dimensions; d++) {
+        const int64_t *min = a.buffer_estimates ? a.buffer_estimates[2 * d] : nullptr;
+        const int64_t *extent = a.buffer_estimates ? a.buffer_estimates[2 * d + 1] : nullptr;
+        if (!min || !extent) {
+            throw std::runtime_error(std::string("buffer ") + a.name + " has no estimate for dimension " +
+                                     std::to_string(d) + "; give its shape in --inputs");
+        }
+        b.min.push_back(*min);
+        b.extent.push_back(*extent);
+    }
+    return b;
+}
+
+halide_scalar_value_t scalar_value(const halide_type_t &t, double v) {
+    halide_scalar_value_t s;
+    std::memset(&s, 0, sizeof(s));
+    if (t.code == halide_type_float) {
+        if (t.bits == 32) s.u.f32 = (float)v;
+        else s.u.f64 = v;
+    } else if (t.code == halide_type_int) {
+        if (t.bits == 8) s.u.i8 = (int8_t)v;
+        else if (t.bits == 16) s.u.i16 = (int16_t)v;
+        else if (t.bits == 32) s.u.i32 = (int32_t)v;
+        else s.u.i64 = (int64_t)v;
+    } else if (t.code == halide_type_uint) {
+        if (t.bits == 1) s.u.b = v != 0;
+        else if (t.bits == 8) s.u.u8 = (uint8_t)v;
+        else if (t.bits == 16) s.u.u16 = (uint16_t)v;
+        else if (t.bits == 32) s.u.u32 = (uint32_t)v;
+        else s.u.u64 = (uint64_t)v;
+    }
+    return s;
+}
+
+// The pipeline's arguments, in its argv order.
+struct Arguments {
+    std::vector<std::unique_ptr<HostBuffer>> buffers;
+    std::vector<HostBuffer *> outputs;
+    std::vector<halide_scalar_value_t> scalars;  // reserved up front: argv points into it
+    std::vector<void *> argv;
+};
+
+const RunnerBuffer *find_input(const RunnerSpec &spec, const std::string &name) {
+    for (const RunnerBuffer &b : spec.inputs) {
+        if (b.name == name) return &b;
+    }
+    return nullptr;
+}
+
+void check_matches(const RunnerBuffer &given, const halide_filter_argument_t &a) {
+    if ((int)given.extent.size() != a.dimensions) {
+        throw std::runtime_error("buffer " + given.name + " is given " + std::to_string(given.extent.size()) +
+                                 " dimensions; the pipeline's has " + std::to_string(a.dimensions));
+    }
+    if (given.type.bits && !(given.type == a.type)) {
+        throw std::runtime_error("buffer " + given.name + " is given as " + runner_type_name(given.type) +
+                                 "; the pipeline's is " + runner_type_name(a.type));
+    }
+}
+
+Arguments make_arguments(const halide_filter_metadata_t &md, const Options &o, const RunnerSpec &spec) {
+    Arguments args;
+    args.scalars.reserve(md.num_arguments);
+    size_t output_index = 0;
+    std::map<std::string, double> given_scalars;
+    for (const RunnerScalar &s : spec.scalars) given_scalars[s.name] = s.value;
+    for (int i = 0; i < md.num_arguments; i++) {
+        const halide_filter_argument_t &a = md.arguments[i];
+        if (a.kind == halide_argument_kind_input_scalar) {
+            halide_scalar_value_t v;
+            std::memset(&v, 0, sizeof(v));
+            if (auto it = given_scalars.find(a.name); it != given_scalars.end()) v = scalar_value(a.type, it->second);
+            else if (a.scalar_estimate) v = *a.scalar_estimate;
+            else if (a.scalar_def) v = *a.scalar_def;
+            args.scalars.push_back(v);
+            args.argv.push_back(&args.scalars.back());
+            continue;
+        }
+        RunnerBuffer shape;
+        const bool output = a.kind == halide_argument_kind_output_buffer;
+        if (output) {
+            shape = output_index < spec.outputs.size() ? spec.outputs[output_index] : estimated_shape(a);
+            output_index++;
+        } else if (const RunnerBuffer *given = find_input(spec, a.name)) {
+            shape = *given;
+        } else if (o.random) {
+            shape = estimated_shape(a);
+        } else {
+            throw std::runtime_error(std::string("the inputs file gives no buffer for the pipeline's input ") + a.name);
+        }
+        check_matches(shape, a);
+        shape.name = a.name;
+        shape.type = a.type;
+        auto buffer = std::make_unique<HostBuffer>(shape);
+        if (!output) {
+            if (!shape.file.empty()) {
+                std::vector<char> data = read_raw_file(shape.file, buffer->bytes());
+                std::memcpy(buffer->host(), data.data(), data.size());
+            } else {
+                buffer->fill_random(o.seed + 1000003ull * (uint64_t)i);
+            }
+            buffer->mark_host_dirty();
+        } else {
+            args.outputs.push_back(buffer.get());
+        }
+        args.argv.push_back(buffer->raw());
+        args.buffers.push_back(std::move(buffer));
+    }
+    return args;
+}
+
+void write_outputs(const PipelineLibrary &lib, Arguments &args, const std::string &dir) {
+    nlohmann::json header = {{"outputs", nlohmann::json::array()}};
+    for (HostBuffer *b : args.outputs) {
+        lib.copy_to_host(b->raw());
+        const std::string file = b->shape().name + ".bin";
+        write_raw_file(dir + "/" + file, b->host(), b->bytes());
+        header["outputs"].push_back({{"name", b->shape().name},
+                                     {"type", runner_type_name(b->shape().type)},
+                                     {"min", b->shape().min},
+                                     {"extent", b->shape().extent},
+                                     {"file", file}});
+    }
+    const std::string path = dir + "/outputs.json";
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (!f) throw std::runtime_error("cannot write " + path);
+    std::fputs(header.dump(1).c_str(), f);
+    std::fclose(f);
+}
+
+double now_ms() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Back-to-back runs, each waited for on the device before the clock is read.
+std::vector<double> timed_runs(const PipelineLibrary &lib, Arguments &args, int runs) {
+    std::vector<double> ms;
+    for (int r = 0; r < runs; r++) {
+        const double begin = now_ms();
+        lib.call(args.argv.data());
+        for (HostBuffer *b : args.outputs) lib.sync(b->raw());
+        ms.push_back(now_ms() - begin);
+    }
+    return ms;
+}
+
+int run(const Options &o) {
+    PipelineLibrary lib(o.library, o.function);
+    const RunnerSpec spec = o.inputs.empty() ? RunnerSpec{} : read_runner_spec(o.inputs);
+    Arguments args = make_arguments(lib.metadata(), o, spec);
+    lib.call(args.argv.data());  // the warm-up run, whose outputs are written
+    if (!o.outputs_dir.empty()) write_outputs(lib, args, o.outputs_dir);
+    std::vector<double> ms = timed_runs(lib, args, o.runs);
+    nlohmann::json result = {{"function", o.function}, {"target", lib.metadata().target}, {"runs", ms.size()}};
+    if (!ms.empty()) {
+        std::sort(ms.begin(), ms.end());
+        result["min_ms"] = ms.front();
+        result["median_ms"] = ms[ms.size() / 2];
+    }
+    if (!o.outputs_dir.empty()) result["outputs"] = o.outputs_dir + "/outputs.json";
+    for (auto &b : args.buffers) lib.release_device(b->raw());
+    std::printf("%s\n", result.dump().c_str());
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    try {
+        if (argc >= 2 && std::string(argv[1]) == "--probe") {
+            if (argc != 3) usage("--probe takes cuda or opencl");
+            const std::string api = argv[2];
+            if (api != "cuda" && api != "opencl") usage("--probe takes cuda or opencl, not " + api);
+            const ProbeResult r = api == "cuda" ? probe_cuda() : probe_opencl();
+            std::printf("%s\n", probe_json(r).c_str());
+            return r.usable ? 0 : 3;
+        }
+        return run(parse(argc, argv));
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 1;
+    }
+}
