@@ -2,7 +2,9 @@
 
 #include "model/make_cost_model.h"
 #include "model/model_file.h"
+#include "measure/gpu_measurer.h"
 #include "search/evolutionary_search.h"
+#include "search/gpu_choice.h"
 #include "sketch/sketch_generator.h"
 #include "util/errors.h"
 #include "util/gpu_target.h"
@@ -92,10 +94,18 @@ Measurer &TuningSession::measurer() {
     if (parts_.make_measurer) {
         measurer_ = parts_.make_measurer(dag_, settings_.measure);
     } else if (gpu_) {
-        // The JIT measurer runs host code only; a GPU program is scheduled
-        // with the cost model alone (tune() says so on stderr).
-        throw MeasurementUnavailable("target " + target_.to_string() +
-                                     " is a GPU target and no GPU measurer is configured");
+        // GPU programs are timed only on a GPU; elsewhere the cost model
+        // ranks and choose() verifies its first candidates (gpu_choice.h).
+        GpuMeasurer *gpu = gpu_verifier();
+        if (!gpu) throw MeasurementUnavailable(gpu_unverifiable_);
+        if (!times_gpu_programs(*gpu)) {
+            throw MeasurementUnavailable(
+                "no GPU here to time " + target_.to_string() + " programs on (" +
+                (gpu->run_device().empty() ? gpu->no_device_reason() : "programs run on " + gpu->run_device()) +
+                "): the cost model ranks them, and the chosen one is verified before it is applied");
+        }
+        reference_ms_ = gpu->reference().min_ms;
+        measurer_ = std::move(gpu_verifier_);
     } else {
         auto fork = std::make_unique<ForkMeasurer>(dag_, settings_.measure);
         reference_ms_ = fork->reference().min_ms;
@@ -232,10 +242,16 @@ const TuningOutcome &TuningSession::outcome() const {
 }
 
 std::optional<State> TuningSession::zero_shot_choice() {
-    if (settings_.cost_model != CostModelKind::XGBoost) return std::nullopt;
-    if (settings_.model_file.empty() && settings_.pretrain.empty() && !parts_.make_model) return std::nullopt;
+    std::vector<State> best = zero_shot_ranking(1);
+    if (best.empty()) return std::nullopt;
+    return best[0];
+}
+
+std::vector<State> TuningSession::zero_shot_ranking(int count) {
+    if (settings_.cost_model != CostModelKind::XGBoost) return {};
+    if (settings_.model_file.empty() && settings_.pretrain.empty() && !parts_.make_model) return {};
     CostModel &ranker = model();
-    if (!ranker.can_rank()) return std::nullopt;
+    if (!ranker.can_rank()) return {};
     auto start = std::chrono::steady_clock::now();
     EvolutionOptions evolution = settings_.tuner.evolution;
     if (settings_.progress) {
@@ -244,13 +260,64 @@ std::optional<State> TuningSession::zero_shot_choice() {
     }
     EvolutionarySearch search(*sampler_, *annotator_, settings_.annotation, ranker, evolution);
     std::mt19937_64 rng(settings_.tuner.seed);
-    std::vector<State> best = search.search({}, 1, {}, rng);
+    std::vector<State> best = search.search({}, count, {}, rng);
     if (settings_.progress) {
-        std::fprintf(stderr, "[ansor] zero-shot: chosen in %.1f s\n",
+        std::fprintf(stderr, "[ansor] zero-shot: ranked in %.1f s\n",
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
-    if (best.empty()) return std::nullopt;
-    return best[0];
+    return best;
+}
+
+GpuMeasurer *TuningSession::gpu_verifier() {
+    if (gpu_verifier_ || !gpu_unverifiable_.empty()) return gpu_verifier_.get();
+    GpuMeasureSettings gpu_settings;
+    gpu_settings.verify_cuda_on_opencl = true;  // only where no CUDA device is found
+    try {
+        gpu_verifier_ = std::make_unique<GpuMeasurer>(dag_, settings_.measure, gpu_settings);
+    } catch (const MeasurementUnavailable &e) {
+        gpu_unverifiable_ = e.what();
+    }
+    return gpu_verifier_.get();
+}
+
+std::optional<State> TuningSession::verified_gpu_choice(SessionChoice::How &how) {
+    // Candidates verified in order: enough that one passing is all but certain,
+    // few enough that verifying costs seconds (each is built, and run on PoCL).
+    constexpr int kCandidates = 8;
+    std::vector<State> ranked = zero_shot_ranking(kCandidates);
+    how.zero_shot = !ranked.empty();
+    if (ranked.empty()) {
+        std::mt19937_64 rng(settings_.tuner.seed);
+        for (int i = 0; i < kCandidates; i++) {
+            std::optional<State> s = sampler_->sample(rng);
+            if (s) ranked.push_back(*s);
+        }
+        std::fprintf(stderr, "[ansor] no cost model that can rank (HL_ANSOR_MODEL, HL_ANSOR_PRETRAIN): verifying "
+                             "%zu random GPU programs in turn\n", ranked.size());
+    }
+    if (ranked.empty()) return std::nullopt;
+    GpuMeasurer *verifier = gpu_verifier();
+    if (!verifier) {
+        how.gpu_verification = "unverified: " + gpu_unverifiable_;
+        std::fprintf(stderr, "[ansor] warning: the GPU program cannot be verified here (%s); applying it unverified\n",
+                     gpu_unverifiable_.c_str());
+        return ranked[0];
+    }
+    const size_t batch = (size_t)std::max(1, settings_.measure.builders);
+    GpuVerifiedChoice v = verify_gpu_candidates(*verifier, ranked, batch);
+    for (const std::string &r : v.rejected) std::fprintf(stderr, "[ansor] GPU candidate rejected, %s\n", r.c_str());
+    if (!v.state) {
+        std::string first = v.rejected.empty() ? "" : ": " + v.rejected[0];
+        throw UserError("none of the " + std::to_string(ranked.size()) + " GPU programs passed verification" + first);
+    }
+    const bool cuda = target_.has_feature(Halide::Target::CUDA);
+    how.gpu_verification = std::string("rank ") + std::to_string(v.rank) + " of the model's candidates; " +
+                           (cuda ? "ptxas within the GPU's limits; " : "") +
+                           (v.correctness_checked ? "outputs correct on " + v.device +
+                                                        (cuda ? " (the same schedule built for OpenCL)" : "")
+                                                  : std::string("outputs not checked: no OpenCL device here"));
+    if (settings_.progress) std::fprintf(stderr, "[ansor] GPU program verified: %s\n", how.gpu_verification.c_str());
+    return v.state;
 }
 
 SessionChoice TuningSession::choose() {
@@ -286,6 +353,8 @@ SessionChoice TuningSession::choose() {
         how.measured = true;
         how.from_log = true;
         how.best_ms = best->min_ms;
+    } else if (gpu_) {
+        chosen = verified_gpu_choice(how);
     } else if ((chosen = zero_shot_choice())) {
         how.zero_shot = true;
     } else {
@@ -313,6 +382,7 @@ SessionChoice TuningSession::choose() {
         src << "unmeasured schedule";
     }
     if (!how.not_measured_because.empty()) src << " (not measured: " << how.not_measured_because << ")";
+    if (!how.gpu_verification.empty()) src << "\n// GPU program verified: " << how.gpu_verification;
     src << "\n" << c.state.source();
     c.source = src.str();
     return c;

@@ -25,6 +25,8 @@
 
 namespace ansor {
 
+class GpuMeasurer;
+
 // Components a tool supplies in place of the session's own.
 struct SessionParts {
     // Default: a ForkMeasurer (compiles and runs each candidate in a child).
@@ -47,6 +49,7 @@ struct SessionChoice {
         double best_ms = 0;
         int trials = 0, failures = 0;  // this session's measurements
         std::string not_measured_because;  // why the pipeline could not be measured, if it could not
+        std::string gpu_verification;      // GPU targets without a GPU: how the applied program was verified
     } how;
     // The schedule source: a comment line saying how it was chosen, then the schedule.
     std::string source;
@@ -115,6 +118,16 @@ private:
     // Zero-shot: the program the cost model ranks best after evolving a
     // population under it, measuring nothing; none if the model cannot rank.
     std::optional<State> zero_shot_choice();
+    // The `count` programs the cost model ranks best after evolving a
+    // population under it, best first; empty if the model cannot rank.
+    std::vector<State> zero_shot_ranking(int count);
+    // GPU targets: the measurer that verifies programs where no GPU times
+    // them (gpu_choice.h); null, with the reason in gpu_unverifiable_, when
+    // the reference cannot run here.
+    GpuMeasurer *gpu_verifier();
+    // GPU targets without a GPU: the ranked (or sampled) candidates verified
+    // in order; the first that passes.
+    std::optional<State> verified_gpu_choice(SessionChoice::How &how);
     void record(const TrialRecord &t);
     void print_start() const;
 
@@ -136,6 +149,8 @@ private:
     std::vector<State> pending_suggestions_;
     int64_t logged_trials_ = 0;  // index of the next record appended
     std::string not_measured_because_;  // set when the measurer could not be made
+    std::unique_ptr<GpuMeasurer> gpu_verifier_;
+    std::string gpu_unverifiable_;  // why gpu_verifier() is null, once tried
 };
 
 }  // namespace ansor

@@ -1,0 +1,36 @@
+#pragma once
+// A GPU program chosen where no GPU can time programs (this machine: the CUDA
+// toolkit, PoCL, no GPU). The cost model ranks; the candidates are then
+// verified in rank order and the first that passes is applied:
+//   CUDA target: built for CUDA, its kernels assembled by ptxas within the
+//     GPU's limits (gpu_build.h), then the same schedule built for OpenCL and
+//     run on PoCL against the CPU reference (GpuMeasurer with
+//     verify_cuda_on_opencl); without an OpenCL device, ptxas alone;
+//   OpenCL target: run on the OpenCL device (PoCL) against the reference.
+// PoCL's times are a CPU's and never rank GPU programs.
+#include "measure/gpu_measurer.h"
+#include "state/state.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ansor {
+
+struct GpuVerifiedChoice {
+    std::optional<State> state;  // none when no candidate passed
+    size_t rank = 0;             // the chosen candidate's place in the ranking (0: the model's first)
+    bool correctness_checked = false;  // ran against the reference (false: ptxas alone)
+    std::string device;                // where it ran ("pocl-cpu"), if it ran
+    std::vector<std::string> rejected; // "rank N: why" for each candidate that failed
+};
+
+// Verifies `ranked` (best first) with `verifier`, `batch` candidates at a
+// time, stopping at the first batch holding a passing one.
+GpuVerifiedChoice verify_gpu_candidates(GpuMeasurer &verifier, const std::vector<State> &ranked, size_t batch);
+
+// Whether a GpuMeasurer's device times GPU programs (a GPU, not PoCL or
+// another CPU OpenCL device, and not a CUDA target left unrun).
+bool times_gpu_programs(const GpuMeasurer &measurer);
+
+}  // namespace ansor
