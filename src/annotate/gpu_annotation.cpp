@@ -67,13 +67,21 @@ const T &pick(const std::vector<T> &v, std::mt19937_64 &rng) {
 std::vector<int64_t> RandomAnnotator::sample_gpu_tile(int64_t extent, int64_t threads_so_far, int64_t tile_so_far,
                                                       bool last, std::mt19937_64 &rng) {
     const GpuTargetFacts &g = *gpu_;
+    // Mostly tiles that divide the extent: a tail is refused where the
+    // accumulator reads an input unclamped (ComputeLocationStep), and the
+    // warp-sized tiles of an extent with few divisors all have one.
+    const int64_t e = std::max<int64_t>(1, extent);
+    const bool exact_only = std::bernoulli_distribution(0.75)(rng);
     std::vector<std::vector<int64_t>> fits, warp_multiples, full_warps;
-    for (const auto &f : space_factors_.factorizations(std::max<int64_t>(1, extent), 2)) {
-        const int64_t threads = threads_so_far * f[0];
-        if (threads > g.max_threads_per_block || tile_so_far * f[1] > g.max_register_tile) continue;
-        fits.push_back(f);
-        if (threads % g.warp_size == 0) warp_multiples.push_back(f);
-        if (threads >= g.warp_size) full_warps.push_back(f);
+    for (int pass = exact_only ? 0 : 1; pass < 2 && fits.empty(); pass++) {
+        for (const auto &f : space_factors_.factorizations(e, 2)) {
+            const int64_t threads = threads_so_far * f[0];
+            if (threads > g.max_threads_per_block || tile_so_far * f[1] > g.max_register_tile) continue;
+            if (pass == 0 && e % (f[0] * f[1]) != 0) continue;
+            fits.push_back(f);
+            if (threads % g.warp_size == 0) warp_multiples.push_back(f);
+            if (threads >= g.warp_size) full_warps.push_back(f);
+        }
     }
     if (fits.empty()) return {1, 1};
     // The last loop decides the block's size: prefer whole warps.

@@ -591,9 +591,22 @@ static bool is_cache_write_intermediate(const LoopNest &m, const std::string &fu
 // Bounding the storage by the tile's constant extent fixes the stride. Only
 // dims the location's inner loops cover with constant extents are bounded,
 // so the schedule stays valid for any output size.
+// Not inside a GPU kernel: Halide checks bound_storage with an assertion
+// that, unproven, would call the host runtime from device code (CUDA
+// refuses it; OpenCL drops it).
+static bool inside_gpu_kernel(const LoopNest &m, const Location &loc) {
+    const ModelStage &s = m.stage(loc.func, loc.stage);
+    const int at = s.find(loc.loop);
+    for (int i = 0; i <= at; i++) {
+        if (s.loops[i].annotation == Annotation::GpuBlock || s.loops[i].annotation == Annotation::GpuThread) return true;
+    }
+    return s.gpu_single_thread;
+}
+
 static std::vector<Directive> tile_storage_bounds(const LoopNest &m, const std::string &func, const Location &loc) {
     std::vector<Directive> out;
     if (loc.kind != LocationKind::At || !is_cache_write_intermediate(m, func)) return out;
+    if (inside_gpu_kernel(m, loc)) return out;
     if (m.func(func).created_from != loc.func) return out;
     const auto inner = m.inner_extents(loc);
     for (const std::string &arg : m.func(func).pure_args) {

@@ -205,6 +205,21 @@ int check_lowers(const PipelineDAG &dag, const Target &target, int per_sketch, u
     return lowered;
 }
 
+// Why the sketches give no program: each sketch's annotation error.
+std::string annotation_errors(const std::vector<State> &sketches, RandomAnnotator &annotator) {
+    std::string out;
+    std::mt19937_64 rng(1);
+    for (const State &sketch : sketches) {
+        try {
+            annotator.annotate(sketch, rng);
+            out += "\n  annotated";
+        } catch (const InvalidState &e) {
+            out += std::string("\n  ") + e.what();
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 TEST_CASE("gpu target: CUDA and OpenCL facts; other device APIs are user errors naming the feature") {
@@ -397,18 +412,19 @@ TEST_CASE("gpu programs lower for CUDA and OpenCL: GEMM, conv2d, depthwise, sten
 }
 
 TEST_CASE("gpu programs lower for CUDA and OpenCL: the operator suite at shape 0") {
-    for (const char *op : {"c1d", "c2d", "c3d", "cap", "conv_layer", "dep", "dil", "gmm", "grp", "nrm", "t2d", "tbs"}) {
+    for (const std::string op : {"c1d", "c2d", "c3d", "cap", "conv_layer", "dep", "dil", "gmm", "grp", "nrm", "t2d", "tbs"}) {
         CAPTURE(op);
         auto [shapes, index] = ansor_apps::parse_op_shape(op);
         for (const Target &t : {cuda, opencl}) {
             ansor_apps::SuitePipeline built = ansor_apps::build_suite_pipeline(shapes->name, shapes->ansor_shapes[index], t);
             PipelineDAG dag(built.outputs(), 1);
             RandomAnnotator annotator(dag, t, AnnotationOptions{});
-            ProgramSampler sampler(generate_sketches({dag, t}), annotator);
+            const std::vector<State> sketches = generate_sketches({dag, t});
+            ProgramSampler sampler(sketches, annotator);
             std::mt19937_64 rng(7);
             for (int i = 0; i < 4; i++) {
                 auto program = sampler.sample(rng);
-                REQUIRE_MESSAGE(program.has_value(), op << ": no GPU program sampled");
+                REQUIRE_MESSAGE(program.has_value(), op << ": no GPU program sampled" << annotation_errors(sketches, annotator));
                 check_structure(*program, *gpu_target_facts(t));
                 const std::string error = lower(dag, *program, t);
                 CHECK_MESSAGE(error.empty(), t.to_string() << ": " << error << "\n" << program->source());
