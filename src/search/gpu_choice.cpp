@@ -27,6 +27,7 @@ GpuVerifiedChoice verify_gpu_candidates(GpuMeasurer &verifier, const std::vector
                 return choice;
             }
             choice.rejected.push_back("rank " + std::to_string(begin + i) + ": " + r.error);
+            choice.rejected_programs.push_back(group[i]);
         }
     }
     return choice;

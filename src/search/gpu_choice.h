@@ -23,6 +23,7 @@ struct GpuVerifiedChoice {
     bool correctness_checked = false;  // ran against the reference (false: ptxas alone)
     std::string device;                // where it ran ("pocl-cpu"), if it ran
     std::vector<std::string> rejected; // "rank N: why" for each candidate that failed
+    std::vector<State> rejected_programs;  // those candidates, in the same order
 };
 
 // Verifies `ranked` (best first) with `verifier`, `batch` candidates at a

@@ -10,6 +10,7 @@
 #include "util/gpu_target.h"
 
 #include <algorithm>
+#include <set>
 #include <chrono>
 #include <cstdio>
 #include <sstream>
@@ -268,12 +269,39 @@ std::vector<State> TuningSession::zero_shot_ranking(int count) {
     return best;
 }
 
+namespace {
+
+// The least time, in seconds, a GPU candidate's verification is given.
+constexpr double kGpuVerifyMinTimeout_s = 120;
+
+// The first `leading` programs of `ranked`, then the best-ranked program of
+// each structure (State::structure_key) not yet among them, at most `limit`.
+std::vector<State> structurally_diverse(const std::vector<State> &ranked, size_t leading, size_t limit) {
+    std::vector<State> chosen;
+    std::set<std::string> structures;
+    for (size_t i = 0; i < ranked.size() && i < leading; i++) {
+        chosen.push_back(ranked[i]);
+        structures.insert(ranked[i].structure_key());
+    }
+    for (size_t i = leading; i < ranked.size() && chosen.size() < limit; i++) {
+        if (structures.insert(ranked[i].structure_key()).second) chosen.push_back(ranked[i]);
+    }
+    return chosen;
+}
+
+}  // namespace
+
 GpuMeasurer *TuningSession::gpu_verifier() {
     if (gpu_verifier_ || !gpu_unverifiable_.empty()) return gpu_verifier_.get();
     GpuMeasureSettings gpu_settings;
     gpu_settings.verify_cuda_on_opencl = true;  // only where no CUDA device is found
+    // A GPU candidate compiles twice where no GPU runs it (for the target and
+    // for its OpenCL twin), and PoCL compiles its kernels again on the first
+    // run: the limit that catches a hung CPU compile is too tight for that.
+    MeasureOptions options = settings_.measure;
+    options.timeout_s = std::max(options.timeout_s, kGpuVerifyMinTimeout_s);
     try {
-        gpu_verifier_ = std::make_unique<GpuMeasurer>(dag_, settings_.measure, gpu_settings);
+        gpu_verifier_ = std::make_unique<GpuMeasurer>(dag_, options, gpu_settings);
     } catch (const MeasurementUnavailable &e) {
         gpu_unverifiable_ = e.what();
     }
@@ -281,10 +309,12 @@ GpuMeasurer *TuningSession::gpu_verifier() {
 }
 
 std::optional<State> TuningSession::verified_gpu_choice(SessionChoice::How &how) {
-    // Candidates verified in order: enough that one passing is all but certain,
-    // few enough that verifying costs seconds (each is built, and run on PoCL).
+    // Candidates verified in order: few enough that verifying costs seconds
+    // (each is built, and run on PoCL), and from every structure the model
+    // ranks highly, so that one sketch whose programs Halide cannot run
+    // here (or at all) does not leave the build without a program.
     constexpr int kCandidates = 8;
-    std::vector<State> ranked = zero_shot_ranking(kCandidates);
+    std::vector<State> ranked = structurally_diverse(zero_shot_ranking(8 * kCandidates), kCandidates / 2, kCandidates);
     how.zero_shot = !ranked.empty();
     if (ranked.empty()) {
         std::mt19937_64 rng(settings_.tuner.seed);
@@ -305,7 +335,10 @@ std::optional<State> TuningSession::verified_gpu_choice(SessionChoice::How &how)
     }
     const size_t batch = (size_t)std::max(1, settings_.measure.builders);
     GpuVerifiedChoice v = verify_gpu_candidates(*verifier, ranked, batch);
-    for (const std::string &r : v.rejected) std::fprintf(stderr, "[ansor] GPU candidate rejected, %s\n", r.c_str());
+    for (size_t i = 0; i < v.rejected.size(); i++) {
+        std::fprintf(stderr, "[ansor] GPU candidate rejected, %s\n", v.rejected[i].c_str());
+        if (settings_.verbose) std::fprintf(stderr, "%s", v.rejected_programs[i].source().c_str());
+    }
     if (!v.state) {
         std::string first = v.rejected.empty() ? "" : ": " + v.rejected[0];
         throw UserError("none of the " + std::to_string(ranked.size()) + " GPU programs passed verification" + first);
