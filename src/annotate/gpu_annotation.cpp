@@ -119,12 +119,14 @@ State RandomAnnotator::annotate_gpu(const State &sketch, std::mt19937_64 &rng) {
                 if (split && !split->filled()) {
                     const ModelLoop &l = m.loop(func, split->stage, split->loop);
                     std::vector<int64_t> factors;
-                    if (open_tile_splits.count(split->stage) && split->factors.size() == 2) {
+                    if (open_tile_splits.count(split->stage) && split->factors.size() <= 2) {
+                        // (thread, tile), or (thread) for the "SS" tiling of a consumer block.
                         auto &u = used.emplace(split->stage, std::make_pair(int64_t(1), int64_t(1))).first->second;
                         const bool last = --open_tile_splits[split->stage] == 0;
                         factors = sample_gpu_tile(l.extent, u.first, u.second, last, rng);
+                        if (split->factors.size() == 1) factors = {factors[0]};
                         u.first *= factors[0];
-                        u.second *= factors[1];
+                        if (factors.size() == 2) u.second *= factors[1];
                     } else if (factored && l.kind == LoopKind::Reduction && split->factors.size() == 1) {
                         // The piece rfactor turns into the threads of the partial sums.
                         std::vector<int64_t> threads;
@@ -169,7 +171,7 @@ void RandomAnnotator::annotate_gpu_stage(State &out, LoopNest &m, const std::str
         }
         for (const std::string &loop : tile) add(std::make_shared<AnnotateStep>(func, stage, loop, Annotation::Unroll));
     } else if (context.in_block) {
-        throw InvalidState("'" + func + "' is computed in a GPU block but outside its threads");
+        bind_block_threads(out, m, func, stage);
     } else if (is_bound(m.stage(func, stage))) {
         // Bound by the sketch: unroll the register tile inside the thread loop.
         std::vector<std::string> tile;
@@ -247,9 +249,55 @@ void RandomAnnotator::bind_gpu_stage(State &out, LoopNest &m, const std::string 
     add(std::make_shared<AnnotateStep>(func, stage, pieces[1], Annotation::GpuThread));
 }
 
+void RandomAnnotator::bind_block_threads(State &out, LoopNest &m, const std::string &func, int stage) {
+    auto add = [&](StepPtr s) {
+        s->replay(m);
+        out.add(std::move(s));
+    };
+    // The block's size: the thread loop of the Func it is computed in.
+    const Location &at = m.func(func).location;
+    int64_t threads = 1;
+    for (const ModelLoop &l : m.stage(at.func, at.stage).loops) {
+        if (l.annotation == Annotation::GpuThread) threads *= std::max<int64_t>(1, l.extent);
+    }
+    std::vector<std::string> space;
+    for (const ModelLoop &l : m.stage(func, stage).loops) {
+        if (l.kind == LoopKind::Space) space.push_back(l.name);
+    }
+    const ModelStage &st = m.stage(func, stage);
+    if (space.empty() || (int)space.size() != (int)st.loops.size()) {
+        throw InvalidState("'" + func + "' in a GPU block needs pure loops only to share among the block's threads");
+    }
+    std::string loop = space[0];
+    if (space.size() > 1) {
+        auto fuse = std::make_shared<FuseStep>(func, stage, space);
+        loop = fuse->fused_name();
+        add(fuse);
+    }
+    // Cover the tile in rounds of the block's threads: the outer piece stays
+    // a serial loop inside the block, the inner one is the threads.
+    auto split = std::make_shared<SplitStep>(func, stage, loop, std::vector<int64_t>{threads});
+    const std::string inner = split->piece_names()[1];
+    add(split);
+    add(std::make_shared<AnnotateStep>(func, stage, inner, Annotation::GpuThread));
+}
+
+bool RandomAnnotator::fits_target(const State &program) const {
+    if (!gpu_) return true;
+    try {
+        check_gpu_program(program, program.replay());
+        return true;
+    } catch (const InvalidState &) {
+        return false;
+    }
+}
+
 void RandomAnnotator::check_gpu_program(const State &program, const LoopNest &m) const {
     if (!gpu_) return;
     const GpuTargetFacts &g = *gpu_;
+    // Shared memory per block loop: Funcs stored there, then the tiles the
+    // cache reads stage there.
+    std::map<std::string, int64_t> shared_bytes;
     for (const ModelFunc &f : m.funcs()) {
         if (f.location.kind == LocationKind::Inline) continue;
         if (f.dag_index >= 0 && dag_.node(f.dag_index).func.has_extern_definition()) continue;
@@ -265,13 +313,21 @@ void RandomAnnotator::check_gpu_program(const State &program, const LoopNest &m)
                 throw InvalidState("'" + f.name + "' stage " + std::to_string(s) + " would run on the host");
             }
         }
+        if (f.memory_type == Halide::MemoryType::GPUShared && f.location.kind == LocationKind::At) {
+            shared_bytes[f.location.func + "." + f.location.loop] += product(f.extents) * element_bytes(m, f);
+        }
         if (context.in_thread && product(f.extents) > g.max_register_tile) {
             throw InvalidState("'" + f.name + "' holds " + std::to_string(product(f.extents)) +
                                " values per thread, over the register tile bound " + std::to_string(g.max_register_tile));
         }
     }
-    // Shared memory: the tiles the blocks stage, per block loop.
-    std::map<std::string, int64_t> shared;
+    std::map<std::string, int64_t> &shared = shared_bytes;
+    for (const auto &kv : shared) {
+        if (kv.second > g.max_shared_bytes_per_block) {
+            throw InvalidState("the shared-memory Funcs at '" + kv.first + "' take " + std::to_string(kv.second) +
+                               " bytes, over the target's " + std::to_string(g.max_shared_bytes_per_block));
+        }
+    }
     for (const StepPtr &step : program.steps()) {
         const auto *read = step->as<GpuCacheReadStep>();
         if (!read) continue;

@@ -70,6 +70,9 @@ public:
     // Throws InvalidState when a GPU program breaks the target's limits or
     // leaves a Func's stage on the host (gpu_annotation.cpp).
     void check_gpu_program(const State &program, const LoopNest &model) const;
+    // Whether a program (say, a mutant) keeps to the GPU target's limits;
+    // always true on a CPU target.
+    bool fits_target(const State &program) const;
 
 private:
     // The GPU counterparts of annotate / annotate_stage / random_location.
@@ -77,6 +80,9 @@ private:
     void annotate_gpu_stage(State &out, LoopNest &model, const std::string &func, int stage, std::mt19937_64 &rng);
     // Block / thread binding of a stage's leading pure loops (gpu_single_thread when there are none).
     void bind_gpu_stage(State &out, LoopNest &model, const std::string &func, int stage, std::mt19937_64 &rng);
+    // A Func computed at a block loop (in shared memory): its fused loops
+    // covered in rounds of the block's threads.
+    void bind_block_threads(State &out, LoopNest &model, const std::string &func, int stage);
     // (thread, tile) factors of one space loop of a GPU-tiled stage within
     // the block's thread and register budgets left.
     std::vector<int64_t> sample_gpu_tile(int64_t extent, int64_t threads_so_far, int64_t tile_so_far, bool last,

@@ -67,7 +67,7 @@ std::vector<State> EvolutionarySearch::next_generation(const std::vector<State> 
             stats_.crossovers_tried++;
             auto child = crossover(population[a], population[b], crossover_preference(predictions[a], predictions[b]),
                                    annotator_, rng);
-            if (!child) continue;
+            if (!child || !annotator_.fits_target(child->state)) continue;
             stats_.crossovers_ok++;
             next.push_back(std::move(child->state));
         } else {

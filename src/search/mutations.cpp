@@ -214,13 +214,16 @@ std::optional<State> mutate_compute_location(const State &s, RandomAnnotator &an
 }
 
 std::optional<State> Mutator::mutate(const State &s, MutationKind kind, std::mt19937_64 &rng) {
+    std::optional<State> out;
     switch (kind) {
-    case MutationKind::TileSize: return mutate_tile_size(s, options_, rng);
-    case MutationKind::Parallel: return mutate_parallel(s, rng);
-    case MutationKind::AutoUnroll: return mutate_auto_unroll(s, options_.auto_unroll_steps, rng);
-    case MutationKind::ComputeLocation: return mutate_compute_location(s, annotator_, rng);
+    case MutationKind::TileSize: out = mutate_tile_size(s, options_, rng); break;
+    case MutationKind::Parallel: out = mutate_parallel(s, rng); break;
+    case MutationKind::AutoUnroll: out = mutate_auto_unroll(s, options_.auto_unroll_steps, rng); break;
+    case MutationKind::ComputeLocation: out = mutate_compute_location(s, annotator_, rng); break;
     }
-    return std::nullopt;
+    // A GPU mutant must keep to the block's limits (threads, shared memory).
+    if (out && !annotator_.fits_target(*out)) return std::nullopt;
+    return out;
 }
 
 std::optional<State> Mutator::mutate(const State &s, std::mt19937_64 &rng, MutationKind *kind_out) {

@@ -8,6 +8,7 @@
 #include "util/gpu_target.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace ansor {
 
@@ -145,6 +146,67 @@ public:
     }
 };
 
+// Fusion of stencil producers: a producer without data reuse that is not
+// inlined (a stage of a stencil chain) is computed at its consumer's block
+// loop and stored in GPU shared memory, where the block's threads compute
+// the tile plus its halo together (the annotator binds the producer's fused
+// loops to the block's threads); the consumer, at root and untiled, is tiled
+// "SS" with the outer pieces fused to gpu_blocks and the inner ones to
+// gpu_threads. A producer whose consumers are all computed at one block loop
+// joins them there (the rest of the chain). Beside gpu_root's sketch for the
+// first producer; a chain member takes no other sketch.
+class GpuFuseIntoConsumerBlock : public SketchRule {
+public:
+    std::string name() const override { return "gpu_fuse_into_consumer_block"; }
+    RuleResult condition(const SketchContext &ctx, const State &s, int i) const override {
+        bool chained = false;
+        if (!fused(ctx, s, i, &chained)) return RuleResult::Pass;
+        return chained ? RuleResult::ApplyAndSkipRest : RuleResult::Apply;
+    }
+    SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
+        return {{*fused(ctx, s, i, nullptr), i - 1}};
+    }
+
+private:
+    static std::optional<State> fused(const SketchContext &ctx, const State &s, int i, bool *chained) {
+        const Node &n = ctx.dag.node(i);
+        if (n.is_output || !n.modelled || n.has_data_reuse || n.stages.size() != 1) return std::nullopt;
+        const LoopNest m = s.replay();
+        const std::vector<int> consumers = ctx.dag.effective_consumers(i, m.inlined_nodes());
+        if (consumers.empty()) return std::nullopt;
+        State next = s;
+        Location at;
+        const ModelFunc &first = m.func(ctx.dag.node(consumers[0]).name);
+        if (first.location.kind == LocationKind::At) {
+            // A chain: every consumer computed at one block loop.
+            for (int c : consumers) {
+                if (!(m.func(ctx.dag.node(c).name).location == first.location)) return std::nullopt;
+            }
+            at = first.location;
+            if (m.loop(at.func, at.stage, at.loop).annotation != Annotation::GpuBlock) return std::nullopt;
+            if (chained) *chained = true;
+        } else {
+            const Node &c = ctx.dag.node(consumers[0]);
+            if (consumers.size() != 1 || first.location.kind != LocationKind::Root || !c.modelled ||
+                c.stages.size() != 1 || has_loop_structure(s, c.name)) {
+                return std::nullopt;
+            }
+            auto levels = add_multi_level_tiling(next, c.name, 0, "SS");
+            const std::string blocks = fuse_and_bind(next, c.name, 0, levels[0], Annotation::GpuBlock);
+            fuse_and_bind(next, c.name, 0, levels[1], Annotation::GpuThread);
+            at = Location{LocationKind::At, c.name, 0, blocks};
+        }
+        next.add(std::make_shared<ComputeLocationStep>(n.name, at));
+        next.add(std::make_shared<StoreInStep>(n.name, Halide::MemoryType::GPUShared));
+        try {
+            next.replay();
+        } catch (const InvalidState &) {
+            return std::nullopt;
+        }
+        return next;
+    }
+};
+
 // Every other Func at root, each stage a kernel of its own whose pure loops
 // the annotator binds to blocks and threads (gpu_single_thread when none may
 // be bound).
@@ -166,6 +228,7 @@ std::vector<SketchRulePtr> gpu_sketch_rules() {
     rules.push_back(make_always_inline_rule());
     rules.push_back(std::make_shared<GpuCrossThreadReduction>());
     rules.push_back(std::make_shared<GpuMultiLevelTiling>());
+    rules.push_back(std::make_shared<GpuFuseIntoConsumerBlock>());
     rules.push_back(std::make_shared<GpuRoot>());
     return rules;
 }

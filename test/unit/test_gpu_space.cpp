@@ -2,6 +2,7 @@
 // GPU steps, the GPU sketches and annotation, the GPU feature columns, and
 // that Halide lowers every sampled GPU program for CUDA and for OpenCL.
 #include "features/program_features.h"
+#include "search/mutations.h"
 #include "search/program_sampler.h"
 #include "search/tuning_session.h"
 #include "sketch/sketch_generator.h"
@@ -107,10 +108,10 @@ ansor_test::Pipe make_conv2d(int hw, int ci, int co) {
     return {{conv}};
 }
 
-// Whether `f` lives in a thread loop of a Func it is computed in.
-bool in_thread(const LoopNest &m, const std::string &f) {
+// Whether `f` lives in a loop bound with `a` of a Func it is computed in.
+bool inside(const LoopNest &m, const std::string &f, Annotation a) {
     for (const Location &loc : m.enclosing_loops(f)) {
-        if (m.loop(loc.func, loc.stage, loc.loop).annotation == Annotation::GpuThread) return true;
+        if (m.loop(loc.func, loc.stage, loc.loop).annotation == a) return true;
     }
     return false;
 }
@@ -121,7 +122,8 @@ void check_structure(const State &s, const GpuTargetFacts &facts) {
     const LoopNest m = s.replay();
     for (const ModelFunc &f : m.funcs()) {
         if (f.location.kind == LocationKind::Inline) continue;
-        const bool per_thread = in_thread(m, f.name);
+        const bool per_thread = inside(m, f.name, Annotation::GpuThread);
+        const bool in_block = inside(m, f.name, Annotation::GpuBlock);
         for (const ModelStage &st : f.stages) {
             int64_t threads = 1;
             bool blocks = false, bound_threads = false;
@@ -135,7 +137,7 @@ void check_structure(const State &s, const GpuTargetFacts &facts) {
                 }
             }
             CHECK(threads <= facts.max_threads_per_block);
-            CHECK_MESSAGE((per_thread || st.gpu_single_thread || (blocks && bound_threads)),
+            CHECK_MESSAGE((per_thread || st.gpu_single_thread || ((blocks || in_block) && bound_threads)),
                           "stage of '" << f.name << "' not on the GPU:\n" << s.source());
         }
     }
@@ -338,6 +340,39 @@ TEST_CASE("gpu sketches: CPU sketches unchanged; cross-thread reduction for litt
     CHECK(factored);
 }
 
+TEST_CASE("gpu sketches: a stencil chain's producers fused into the output's blocks, in shared memory") {
+    auto p = ansor_test::make_stencil_chain(64, 48, 3);
+    PipelineDAG dag(p.functions(), 1);
+    const std::vector<State> sketches = generate_sketches({dag, cuda});
+    int fused = 0;
+    for (const State &s : sketches) {
+        const auto k0 = kinds(s, "stage_0"), k1 = kinds(s, "stage_1");
+        if (has(k0, "store_in") && has(k1, "store_in")) {
+            fused++;
+            CHECK(has(k0, "compute_at"));
+            CHECK(has(kinds(s, "out"), "gpu_blocks"));
+        }
+    }
+    CHECK(fused == 1);
+    CHECK(sketches.size() <= 4);
+    RandomAnnotator annotator(dag, cuda, AnnotationOptions{});
+    std::mt19937_64 rng(4);
+    for (const State &sketch : sketches) {
+        if (!has(kinds(sketch, "stage_1"), "store_in")) continue;
+        const State program = annotator.annotate(sketch, rng);
+        const LoopNest m = program.replay();
+        const std::string s1 = ansor_test::resolve(dag, "stage_1");
+        CHECK(m.func(s1).memory_type == MemoryType::GPUShared);
+        bool threads = false;
+        for (const ModelLoop &l : m.stage(s1, 0).loops) threads = threads || l.annotation == Annotation::GpuThread;
+        CHECK(threads);
+        const std::string source = program.source();
+        CHECK(source.find("store_in(MemoryType::GPUShared)") != std::string::npos);
+        CHECK(lower(dag, program, cuda).empty());
+        CHECK(lower(dag, program, opencl).empty());
+    }
+}
+
 TEST_CASE("gpu annotation: tiles within the block's limits, GPU feature columns filled") {
     auto p = make_wrapped_matmul(256);
     PipelineDAG dag(p.functions(), 1);
@@ -386,6 +421,28 @@ TEST_CASE("gpu annotation: tiles within the block's limits, GPU feature columns 
             CHECK(row.values[feature_index(c)] == 0.f);
         }
     }
+}
+
+TEST_CASE("gpu evolution: mutants stay GPU programs within the target's limits") {
+    auto p = make_wrapped_matmul(256);
+    PipelineDAG dag(p.functions(), 1);
+    RandomAnnotator annotator(dag, opencl, AnnotationOptions{});
+    ProgramSampler sampler(generate_sketches({dag, opencl}), annotator);
+    Mutator mutator(annotator, AnnotationOptions{});
+    std::mt19937_64 rng(21);
+    int mutants = 0;
+    for (int i = 0; i < 12; i++) {
+        auto program = sampler.sample(rng);
+        REQUIRE(program.has_value());
+        for (int j = 0; j < 8; j++) {
+            auto mutant = mutator.mutate(*program, rng);
+            if (!mutant) continue;
+            mutants++;
+            check_structure(*mutant, *gpu_target_facts(opencl));
+            CHECK(annotator.fits_target(*mutant));
+        }
+    }
+    CHECK(mutants > 20);
 }
 
 TEST_CASE("gpu programs lower for CUDA and OpenCL: GEMM, conv2d, depthwise, stencils, softmax, reductions, histogram") {
