@@ -80,7 +80,11 @@ public:
     RuleResult condition(const SketchContext &ctx, const State &, int i) const override {
         const Node &n = ctx.dag.node(i);
         if (!n.has_data_reuse || n.stages.size() != 2 || !is_tileable(ctx.dag, i, 1)) return RuleResult::Pass;
-        return RuleResult::ApplyAndSkipRest;
+        // The plain sketch (gpu_root) stays beside the tiled ones: its kernels
+        // read only what each output element needs, so it is the program that
+        // always runs where Halide's bounds of a tile computed in fused block
+        // or thread loops over-read an input (docs/gpu.md).
+        return RuleResult::Apply;
     }
     SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
         const Node &n = ctx.dag.node(i);
