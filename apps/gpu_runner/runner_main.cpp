@@ -195,9 +195,11 @@ Arguments make_arguments(const halide_filter_metadata_t &md, const Options &o, c
 
 void write_outputs(const PipelineLibrary &lib, Arguments &args, const std::string &dir) {
     nlohmann::json header = {{"outputs", nlohmann::json::array()}};
-    for (HostBuffer *b : args.outputs) {
+    for (size_t i = 0; i < args.outputs.size(); i++) {
+        HostBuffer *b = args.outputs[i];
         lib.copy_to_host(b->raw());
-        const std::string file = b->shape().name + ".bin";
+        // By position: Func names may hold characters ("C$1") a file name should not.
+        const std::string file = "output" + std::to_string(i) + ".bin";
         write_raw_file(dir + "/" + file, b->host(), b->bytes());
         header["outputs"].push_back({{"name", b->shape().name},
                                      {"type", runner_type_name(b->shape().type)},
