@@ -94,6 +94,13 @@ struct StencilChain {
         blur1.compute_at(out, xo).gpu_threads(x, y);
         return Pipeline(out);
     }
+    // The first stencil at root in 24x24 tiles rounded up past its 128x128
+    // region: it reads the input beyond what the reference read.
+    Pipeline rounded_up_root_producer() {
+        out.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
+        blur1.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 24, 24, TailStrategy::RoundUp);
+        return Pipeline(out);
+    }
     // 64 x 32 threads per block: twice what a block may have.
     Pipeline too_many_threads() {
         out.gpu_tile(x, y, xo, yo, xi, yi, 64, 32);
@@ -155,12 +162,14 @@ TEST_CASE("gpu measure: OpenCL schedules of a GEMM, a stencil chain and a softma
     CHECK_FALSE(r[1].not_run);
     CHECK_MESSAGE(r[1].error.find("wrong output: C element") == 0, r[1].error);
 
-    StencilChain stencil_def, stencil;
+    StencilChain stencil_def, stencil, rounded_up;
     PipelineDAG stencil_dag(functions(stencil_def.out), 2);
     GpuMeasurer stencil_measurer(stencil_dag, gpu_options(opencl()));
-    r = stencil_measurer.measure_pipelines({stencil.shared_producer()});
+    r = stencil_measurer.measure_pipelines({stencil.shared_producer(), rounded_up.rounded_up_root_producer()});
     CHECK_MESSAGE(r[0].ok, r[0].error);
     CHECK(r[0].device == "pocl-cpu");
+    // Run on inputs widened to what it reads, with the reference's values where both read.
+    CHECK_MESSAGE(r[1].ok, r[1].error);
     // A State goes the same way (applied to a deep copy); with no steps it
     // is the default schedule, which runs on the host part.
     r = stencil_measurer.measure({State(stencil_dag)});
