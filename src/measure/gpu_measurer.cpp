@@ -151,11 +151,13 @@ void run_and_check(const PipelineDAG &dag, const MeasureOptions &o, const GpuBui
                    const std::vector<std::string> &env, const std::string &inputs, const std::string &out_dir,
                    const void *reference, const std::string &device) {
     const int runs = std::max(1, o.repeats);
+    std::vector<std::string> environment = env;
+    environment.push_back("HL_NUM_THREADS=" + std::to_string(o.threads));  // the host code's threads, as on the CPU
     TimeSpan timed;
     timed.begin_s = steady_now_s();
     ProcessResult r = run_process({runner, build.shared_object, build.function, "--inputs", inputs, "--outputs-dir",
                                    out_dir, "--runs", std::to_string(runs)},
-                                  env);
+                                  environment);
     timed.end_s = steady_now_s();
     const nlohmann::json result = last_json_line(r.output);
     if (r.exit_code != 0 || result.is_null()) {

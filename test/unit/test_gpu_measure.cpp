@@ -5,6 +5,7 @@
 #include "measure/gpu_measurer.h"
 #include "measure/gpu_runner_location.h"
 #include "measure/subprocess.h"
+#include "options/options.h"
 #include "util/errors.h"
 
 #include <doctest/doctest.h>
@@ -303,6 +304,10 @@ TEST_CASE("gpu runner: found beside the build, probes devices, and a missing one
     CHECK(ldd.exit_code == 0);
     CHECK_MESSAGE(ldd.output.find("Halide") == std::string::npos, ldd.output);
 
+    // HL_ANSOR_GPU_RUNNER is a known option (the option parser rejects unknown HL_ANSOR_ names).
+    CHECK(Options::from_map({{"HL_ANSOR_GPU_RUNNER", runner}}).gpu_runner == runner);
+    setenv("HL_ANSOR_GPU_RUNNER", runner.c_str(), 1);
+    CHECK(gpu_runner_path() == runner);
     setenv("HL_ANSOR_GPU_RUNNER", "/nonexistent/ansor_gpu_runner", 1);
     CHECK_THROWS_WITH_AS(gpu_runner_path(), doctest::Contains("/nonexistent/ansor_gpu_runner"), UserError);
     unsetenv("HL_ANSOR_GPU_RUNNER");
