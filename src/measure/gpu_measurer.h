@@ -84,7 +84,8 @@ private:
 // pipeline) is built for the CUDA target and checked with ptxas, then built
 // with the same directives for opencl_twin(options.target) and run on PoCL
 // against the reference. ok means both passed; the time is PoCL's
-// (device "pocl-cpu").
+// (device "pocl-cpu"), a CPU's. On a machine with a CUDA device the CUDA
+// build itself runs instead (device "cuda-gpu: <name>").
 std::vector<MeasureResult> verify_cuda_schedules_on_opencl(const PipelineDAG &dag, const MeasureOptions &options,
                                                            const std::vector<State> &states);
 std::vector<MeasureResult> verify_cuda_pipelines_on_opencl(const PipelineDAG &dag, const MeasureOptions &options,
