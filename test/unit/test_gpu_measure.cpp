@@ -4,6 +4,7 @@
 #include "measure/gpu_build.h"
 #include "measure/gpu_measurer.h"
 #include "measure/gpu_runner_location.h"
+#include "measure/runner_files.h"
 #include "measure/subprocess.h"
 #include "options/options.h"
 #include "util/errors.h"
@@ -298,6 +299,26 @@ TEST_CASE("gpu runner: found beside the build, probes devices, and a missing one
     ProcessResult opencl_probe = run_process({runner, "--probe", "opencl"});
     CHECK(opencl_probe.exit_code == 0);
     CHECK(opencl_probe.output.find("\"usable\":true") != std::string::npos);
+
+    // By hand: random inputs sized from the estimates, outputs to files, timed runs.
+    const std::string dir = temp_dir();
+    StencilChain s;
+    const GpuBuild b = build_gpu_program(s.shared_producer(), opencl(), dir, "stencil");
+    ProcessResult run = run_process({runner, b.shared_object, "stencil", "--random-inputs", "3", "--outputs-dir", dir,
+                                     "--runs", "2"},
+                                    {"HL_OCL_DEVICE_TYPE=cpu"});
+    CHECK_MESSAGE(run.exit_code == 0, run.output);
+    CHECK_MESSAGE(run.output.find("\"runs\":2") != std::string::npos, run.output);
+    CHECK(std::filesystem::file_size(dir + "/output0.bin") == StencilChain::N * StencilChain::N * sizeof(float));
+    // An input file of the wrong size is an error naming it.
+    write_raw_file(dir + "/in.bin", "abc", 3);
+    write_runner_spec(dir + "/spec.json", RunnerSpec{{{"in", halide_type_t(halide_type_float, 32), {0, 0}, {130, 130},
+                                                       dir + "/in.bin"}}, {}, {}});
+    ProcessResult bad = run_process({runner, b.shared_object, "stencil", "--inputs", dir + "/spec.json"});
+    CHECK(bad.exit_code == 1);
+    CHECK_MESSAGE(bad.output.find(dir + "/in.bin holds 3 bytes where 67600 were expected") != std::string::npos,
+                  bad.output);
+    std::filesystem::remove_all(dir);
 
     // The runner links no Halide: it can never load a GPU runtime next to Halide's LLVM.
     ProcessResult ldd = run_process({"ldd", runner});
