@@ -44,6 +44,23 @@ HostBuffer::HostBuffer(const RunnerBuffer &shape) : shape_(shape), memory_(nullp
     buffer_.dim = dims_.data();
 }
 
+void HostBuffer::make_query() {
+    buffer_.host = nullptr;
+    for (halide_dimension_t &d : dims_) d = halide_dimension_t(0, 0, 0);
+}
+
+std::vector<int64_t> HostBuffer::queried_min() const {
+    std::vector<int64_t> v;
+    for (const halide_dimension_t &d : dims_) v.push_back(d.min);
+    return v;
+}
+
+std::vector<int64_t> HostBuffer::queried_extent() const {
+    std::vector<int64_t> v;
+    for (const halide_dimension_t &d : dims_) v.push_back(d.extent);
+    return v;
+}
+
 void HostBuffer::fill_random(uint64_t seed) {
     const halide_type_t t = shape_.type;
     const size_t n = shape_.elements();

@@ -41,6 +41,16 @@ PipelineLibrary::PipelineLibrary(const std::string &path, const std::string &fun
     device_free_ = symbol<int (*)(void *, halide_buffer_t *)>(handle_, path, "halide_device_free");
     auto set_handler = symbol<void *(*)(void (*)(void *, const char *))>(handle_, path, "halide_set_error_handler");
     set_handler(collect_halide_error);
+    preload_driver(metadata_->target);
+}
+
+void PipelineLibrary::preload_driver(const std::string &target) {
+    // Halide's runtime looks a driver's symbols up in the process first and
+    // only then dlopens the unversioned name (libcuda.so, libOpenCL.so),
+    // which a machine with only the driver (no development package) lacks.
+    auto has = [&](const char *feature) { return ("-" + target + "-").find(std::string("-") + feature + "-") != std::string::npos; };
+    if (has("cuda")) dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+    if (has("opencl")) dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_GLOBAL);
 }
 
 void PipelineLibrary::fail(const std::string &what, int code) const {
@@ -58,6 +68,7 @@ void PipelineLibrary::copy_to_host(halide_buffer_t *buffer) const {
 }
 
 void PipelineLibrary::sync(halide_buffer_t *buffer) const {
+    if (!buffer->device_interface) return;  // computed on the host: nothing queued (and the runtime would refuse)
     if (int e = device_sync_(nullptr, buffer)) fail("halide_device_sync", e);
 }
 

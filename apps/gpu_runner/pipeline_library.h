@@ -24,6 +24,7 @@ public:
 
 private:
     [[noreturn]] void fail(const std::string &what, int code) const;
+    static void preload_driver(const std::string &target);
     std::string path_;
     void *handle_ = nullptr;
     int (*argv_)(void **) = nullptr;

@@ -6,7 +6,9 @@
 //
 //   ansor_gpu_runner --probe cuda|opencl
 //   ansor_gpu_runner LIBRARY.so FUNCTION (--inputs SPEC.json | --random-inputs SEED)
-//                    [--outputs-dir DIR] [--runs N]
+//                    [--outputs-dir DIR] [--runs N] [--bounds-query]
+// --bounds-query runs nothing: it prints the region of each input buffer the
+// pipeline reads for the given outputs.
 //
 // docs/gpu.md ("Measuring and verifying GPU programs") describes the files.
 #include "device_probe.h"
@@ -34,6 +36,7 @@ namespace {
 struct Options {
     std::string library, function, inputs, outputs_dir;
     bool random = false;
+    bool bounds_query = false;
     uint64_t seed = 0;
     int runs = 0;
 };
@@ -42,7 +45,7 @@ struct Options {
     std::fprintf(stderr,
                  "error: %s\nusage: ansor_gpu_runner --probe cuda|opencl\n"
                  "       ansor_gpu_runner LIBRARY.so FUNCTION (--inputs SPEC.json | --random-inputs SEED)"
-                 " [--outputs-dir DIR] [--runs N]\n",
+                 " [--outputs-dir DIR] [--runs N] [--bounds-query]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -63,6 +66,8 @@ Options parse(int argc, char **argv) {
             o.seed = std::stoull(value());
         } else if (a == "--outputs-dir") {
             o.outputs_dir = value();
+        } else if (a == "--bounds-query") {
+            o.bounds_query = true;
         } else if (a == "--runs") {
             o.runs = std::stoi(value());
         } else if (a.rfind("--", 0) == 0) {
@@ -120,6 +125,7 @@ halide_scalar_value_t scalar_value(const halide_type_t &t, double v) {
 struct Arguments {
     std::vector<std::unique_ptr<HostBuffer>> buffers;
     std::vector<HostBuffer *> outputs;
+    std::vector<HostBuffer *> inputs;  // bounds-query buffers only
     std::vector<halide_scalar_value_t> scalars;  // reserved up front: argv points into it
     std::vector<void *> argv;
 };
@@ -176,7 +182,10 @@ Arguments make_arguments(const halide_filter_metadata_t &md, const Options &o, c
         shape.name = a.name;
         shape.type = a.type;
         auto buffer = std::make_unique<HostBuffer>(shape);
-        if (!output) {
+        if (!output && o.bounds_query) {
+            buffer->make_query();
+            args.inputs.push_back(buffer.get());
+        } else if (!output) {
             if (!shape.file.empty()) {
                 std::vector<char> data = read_raw_file(shape.file, buffer->bytes());
                 std::memcpy(buffer->host(), data.data(), data.size());
@@ -195,9 +204,11 @@ Arguments make_arguments(const halide_filter_metadata_t &md, const Options &o, c
 
 void write_outputs(const PipelineLibrary &lib, Arguments &args, const std::string &dir) {
     nlohmann::json header = {{"outputs", nlohmann::json::array()}};
-    for (HostBuffer *b : args.outputs) {
+    for (size_t i = 0; i < args.outputs.size(); i++) {
+        HostBuffer *b = args.outputs[i];
         lib.copy_to_host(b->raw());
-        const std::string file = b->shape().name + ".bin";
+        // By position: Func names may hold characters ("C$1") a file name should not.
+        const std::string file = "output" + std::to_string(i) + ".bin";
         write_raw_file(dir + "/" + file, b->host(), b->bytes());
         header["outputs"].push_back({{"name", b->shape().name},
                                      {"type", runner_type_name(b->shape().type)},
@@ -228,10 +239,22 @@ std::vector<double> timed_runs(const PipelineLibrary &lib, Arguments &args, int 
     return ms;
 }
 
+// The region of each input the pipeline reads for the outputs given.
+int bounds_query(const PipelineLibrary &lib, Arguments &args) {
+    lib.call(args.argv.data());
+    nlohmann::json result = {{"inputs", nlohmann::json::array()}};
+    for (HostBuffer *b : args.inputs) {
+        result["inputs"].push_back({{"name", b->shape().name}, {"min", b->queried_min()}, {"extent", b->queried_extent()}});
+    }
+    std::printf("%s\n", result.dump().c_str());
+    return 0;
+}
+
 int run(const Options &o) {
     PipelineLibrary lib(o.library, o.function);
     const RunnerSpec spec = o.inputs.empty() ? RunnerSpec{} : read_runner_spec(o.inputs);
     Arguments args = make_arguments(lib.metadata(), o, spec);
+    if (o.bounds_query) return bounds_query(lib, args);
     lib.call(args.argv.data());  // the warm-up run, whose outputs are written
     if (!o.outputs_dir.empty()) write_outputs(lib, args, o.outputs_dir);
     std::vector<double> ms = timed_runs(lib, args, o.runs);

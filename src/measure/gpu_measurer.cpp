@@ -1,5 +1,6 @@
 #include "measure/gpu_measurer.h"
 
+#include "measure/candidate_inputs.h"
 #include "measure/gpu_build.h"
 #include "measure/gpu_runner_location.h"
 #include "measure/measure_child.h"
@@ -30,22 +31,11 @@ std::string make_work_dir() {
 
 // The runner's last line of JSON, or a null json.
 nlohmann::json last_json_line(const std::string &output) {
-    size_t end = output.size();
-    while (end > 0) {
-        size_t begin = output.rfind('\n', end - 1);
-        begin = begin == std::string::npos ? 0 : begin + 1;
-        const std::string line = output.substr(begin, end - begin);
-        if (!line.empty() && line[0] == '{') {
-            try {
-                return nlohmann::json::parse(line);
-            } catch (const nlohmann::json::exception &) {
-                return nullptr;
-            }
-        }
-        if (begin == 0) break;
-        end = begin - 1;
+    try {
+        return nlohmann::json::parse(last_json_text(output));
+    } catch (const nlohmann::json::exception &) {
+        return nullptr;
     }
-    return nullptr;
 }
 
 std::string trimmed(const std::string &text, size_t n = 1200) {
@@ -161,11 +151,13 @@ void run_and_check(const PipelineDAG &dag, const MeasureOptions &o, const GpuBui
                    const std::vector<std::string> &env, const std::string &inputs, const std::string &out_dir,
                    const void *reference, const std::string &device) {
     const int runs = std::max(1, o.repeats);
+    std::vector<std::string> environment = env;
+    environment.push_back("HL_NUM_THREADS=" + std::to_string(o.threads));  // the host code's threads, as on the CPU
     TimeSpan timed;
     timed.begin_s = steady_now_s();
     ProcessResult r = run_process({runner, build.shared_object, build.function, "--inputs", inputs, "--outputs-dir",
                                    out_dir, "--runs", std::to_string(runs)},
-                                  env);
+                                  environment);
     timed.end_s = steady_now_s();
     const nlohmann::json result = last_json_line(r.output);
     if (r.exit_code != 0 || result.is_null()) {
@@ -208,9 +200,10 @@ void GpuMeasurer::candidate_child(const PipelineOf &pipeline_of, size_t index, i
                 std::filesystem::create_directories(dir + "/twin");
                 build = build_gpu_program(pipeline, run_target_, dir + "/twin");
             }
+            const std::string inputs = candidate_inputs(dag_, reference_inputs_dir() + "/" + kReferenceInputsFile,
+                                                        runner_, build.shared_object, build.function, dir);
             report_compiled();
             if (wait_for_go(control_fd)) {
-                const std::string inputs = reference_inputs_dir() + "/" + kReferenceInputsFile;
                 run_and_check(dag_, options_, build, runner_, runner_env_, inputs, dir, reference_->reference_outputs(),
                               run_device_);
             }

@@ -9,7 +9,8 @@
 //    machinery (builders, deadlines, sandbox.h): gpu_build.h compiles it
 //    ahead of time into a shared object and, for CUDA, checks its kernels
 //    with ptxas against GpuLimits. Then ansor_gpu_runner, a separate
-//    executable without Halide, runs it on the reference's inputs, and the
+//    executable without Halide, runs it on the reference's inputs (widened
+//    where it reads more: candidate_inputs.h), and the
 //    outputs are checked against the reference by output_check.h's rules.
 //  * Devices: a CUDA target runs when `ansor_gpu_runner --probe cuda` finds a
 //    device; without one a candidate that builds and passes ptxas comes back
@@ -83,7 +84,8 @@ private:
 // pipeline) is built for the CUDA target and checked with ptxas, then built
 // with the same directives for opencl_twin(options.target) and run on PoCL
 // against the reference. ok means both passed; the time is PoCL's
-// (device "pocl-cpu").
+// (device "pocl-cpu"), a CPU's. On a machine with a CUDA device the CUDA
+// build itself runs instead (device "cuda-gpu: <name>").
 std::vector<MeasureResult> verify_cuda_schedules_on_opencl(const PipelineDAG &dag, const MeasureOptions &options,
                                                            const std::vector<State> &states);
 std::vector<MeasureResult> verify_cuda_pipelines_on_opencl(const PipelineDAG &dag, const MeasureOptions &options,

@@ -72,11 +72,32 @@ void PipelineRunner::make_outputs(const std::vector<Function> &outputs) {
     }
 }
 
-void PipelineRunner::bind_inputs() {
+std::vector<uint64_t> measurement_input_seeds(const PipelineDAG &dag) {
+    std::vector<uint64_t> seeds;
     uint64_t seed = 12345;
+    for (const InputInfo &in : dag.inputs()) {
+        seed = seed * 1000003 + std::hash<std::string>()(in.name);
+        if (in.dimensions > 0) seeds.push_back(seed);
+    }
+    return seeds;
+}
+
+Buffer<> make_measurement_input(const PipelineDAG &dag, const InputInfo &in, const std::vector<DimRange> &region,
+                                uint64_t seed) {
+    Buffer<> b = make_measurement_buffer(in.type, region);
+    fill_random(b, seed, input_value_range(in.type, largest_reduction(dag)));
+    if (in.constraints.pins_stride()) {
+        Buffer<> laid_out = make_measurement_buffer(in.type, region, in.constraints);
+        laid_out.copy_from(b);
+        b = laid_out;
+    }
+    return b;
+}
+
+void PipelineRunner::bind_inputs() {
+    const std::vector<uint64_t> seeds = measurement_input_seeds(dag_);
     for (const InputInfo &in : dag_.inputs()) {
         Parameter p = in.param;
-        seed = seed * 1000003 + std::hash<std::string>()(in.name);
         if (in.dimensions == 0) {
             if (!in.scalar_estimate.defined()) {
                 throw UserError("scalar Param '" + in.name + "' has no estimate to run the pipeline with");
@@ -105,22 +126,12 @@ void PipelineRunner::bind_inputs() {
             p.set_scalar(in.type, v);
             continue;
         }
+        const uint64_t seed = seeds.at(input_seeds_.size());
         input_seeds_.push_back(seed);
-        Buffer<> b = make_input(in, in.region, seed);
+        Buffer<> b = make_measurement_input(dag_, in, in.region, seed);
         p.set_buffer(b);
         inputs_.push_back(b);
     }
-}
-
-Buffer<> PipelineRunner::make_input(const InputInfo &in, const std::vector<DimRange> &region, uint64_t seed) const {
-    Buffer<> b = make_measurement_buffer(in.type, region);
-    fill_random(b, seed, input_value_range(in.type, largest_reduction(dag_)));
-    if (in.constraints.pins_stride()) {
-        Buffer<> laid_out = make_measurement_buffer(in.type, region, in.constraints);
-        laid_out.copy_from(b);
-        b = laid_out;
-    }
-    return b;
 }
 
 void PipelineRunner::compile() {
@@ -164,7 +175,7 @@ void PipelineRunner::cover_what_is_read() {
             }
             region.push_back({lo, hi - lo});
         }
-        if (grows) mine = make_input(in, region, input_seeds_[i]);
+        if (grows) mine = make_measurement_input(dag_, in, region, input_seeds_[i]);
         p.set_buffer(mine);
     }
 }

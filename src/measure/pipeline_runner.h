@@ -36,7 +36,6 @@ public:
 private:
     void make_outputs(const std::vector<Halide::Internal::Function> &outputs);
     void bind_inputs();
-    Halide::Buffer<> make_input(const InputInfo &in, const std::vector<DimRange> &region, uint64_t seed) const;
     void cover_what_is_read();
     const PipelineDAG &dag_;
     Halide::Target target_;
@@ -50,6 +49,16 @@ private:
 // reference, every Func at root), with embedded Buffers replaced by their
 // stand-ins as every measurement runs them; the DAG's Funcs are untouched.
 Halide::Pipeline scheduled_pipeline(const PipelineDAG &dag, const State *state);
+
+// The seed of each buffer input's random values, in dag.inputs() order
+// (scalars get none): the same for every runner of a pipeline with these inputs.
+std::vector<uint64_t> measurement_input_seeds(const PipelineDAG &dag);
+
+// A buffer input over `region` holding the measurement's random values
+// (input_values.h) from `seed`, laid out as the input's constraints pin it.
+// Values depend on coordinates alone, so any two regions agree where they overlap.
+Halide::Buffer<> make_measurement_input(const PipelineDAG &dag, const InputInfo &in,
+                                        const std::vector<DimRange> &region, uint64_t seed);
 
 // Largest error of `got` against `want` relative to the reference's scale
 // (output_check.h's float comparison, with no tolerance applied); 0 for

@@ -131,6 +131,15 @@ std::vector<RunnerBuffer> read_runner_outputs(const std::string &path) {
     return outputs;
 }
 
+std::string last_json_text(const std::string &output) {
+    std::istringstream lines(output);
+    std::string line, last;
+    while (std::getline(lines, line)) {
+        if (!line.empty() && line[0] == '{') last = line;
+    }
+    return last;
+}
+
 std::vector<char> read_raw_file(const std::string &path, size_t bytes) {
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) throw std::runtime_error("cannot read " + path);

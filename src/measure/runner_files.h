@@ -54,6 +54,10 @@ void write_runner_spec(const std::string &path, const RunnerSpec &spec);
 // The "outputs" list of an outputs file, with files resolved against its directory.
 std::vector<RunnerBuffer> read_runner_outputs(const std::string &path);
 
+// The last line of a program's output that starts with '{' (the runner's
+// JSON result), or "" if none.
+std::string last_json_text(const std::string &output);
+
 // Raw elements of a buffer file; exactly `bytes` or a runtime_error.
 std::vector<char> read_raw_file(const std::string &path, size_t bytes);
 void write_raw_file(const std::string &path, const void *data, size_t bytes);

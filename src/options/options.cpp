@@ -99,6 +99,10 @@ const std::map<std::string, Setter> &setters() {
              if (v.empty()) throw UserError(n + " is empty; give the path of a pretraining set");
              o.pretrain = v;
          }},
+        {"HL_ANSOR_GPU_RUNNER", [](Options &o, auto &n, auto &v) {
+             if (v.empty()) throw UserError(n + " is empty; give the path of ansor_gpu_runner");
+             o.gpu_runner = v;
+         }},
     };
     return s;
 }
@@ -167,6 +171,8 @@ const std::map<std::string, std::string> &Options::documentation() {
         {"HL_ANSOR_PRETRAIN", "pretraining set (ansor_export_pretraining): featurised measured programs of other "
                               "pipelines that train the cost model before the first round, so that it ranks from "
                               "the start (default: none)"},
+        {"HL_ANSOR_GPU_RUNNER", "path of ansor_gpu_runner, the process that runs GPU programs for measurement "
+                                "(docs/gpu.md; default: beside libansor.so, else in the build tree)"},
     };
     return d;
 }

@@ -40,6 +40,7 @@ struct Options {
     double structure_share = 0.5;    // HL_ANSOR_STRUCTURE_SHARE: most of a round one program structure may take
     std::string log;                 // HL_ANSOR_LOG: JSON-lines tuning log (read to resume, appended to)
     std::string pretrain;            // HL_ANSOR_PRETRAIN: pretraining set of other pipelines' programs
+    std::string gpu_runner;          // HL_ANSOR_GPU_RUNNER: ansor_gpu_runner's path (measure/gpu_runner_location.h)
     std::string model;               // HL_ANSOR_MODEL: cost model file the search starts from; "none"; "" = the shipped one
 
     // Reads the process environment. Throws UserError for an unknown

@@ -4,7 +4,9 @@
 #include "measure/gpu_build.h"
 #include "measure/gpu_measurer.h"
 #include "measure/gpu_runner_location.h"
+#include "measure/runner_files.h"
 #include "measure/subprocess.h"
+#include "options/options.h"
 #include "util/errors.h"
 
 #include <doctest/doctest.h>
@@ -30,6 +32,7 @@ MeasureOptions gpu_options(const Target &t) {
     o.repeats = 2;
     o.measure_seconds = 0;
     o.timeout_s = 120;
+    o.builders = 2;  // candidates compile two at a time, then run one at a time
     return o;
 }
 
@@ -93,6 +96,13 @@ struct StencilChain {
         blur1.compute_at(out, xo).gpu_threads(x, y);
         return Pipeline(out);
     }
+    // The first stencil at root in 24x24 tiles rounded up past its 128x128
+    // region: it reads the input beyond what the reference read.
+    Pipeline rounded_up_root_producer() {
+        out.gpu_tile(x, y, xo, yo, xi, yi, 16, 16);
+        blur1.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 24, 24, TailStrategy::RoundUp);
+        return Pipeline(out);
+    }
     // 64 x 32 threads per block: twice what a block may have.
     Pipeline too_many_threads() {
         out.gpu_tile(x, y, xo, yo, xi, yi, 64, 32);
@@ -154,11 +164,18 @@ TEST_CASE("gpu measure: OpenCL schedules of a GEMM, a stencil chain and a softma
     CHECK_FALSE(r[1].not_run);
     CHECK_MESSAGE(r[1].error.find("wrong output: C element") == 0, r[1].error);
 
-    StencilChain stencil_def, stencil;
+    StencilChain stencil_def, stencil, rounded_up;
     PipelineDAG stencil_dag(functions(stencil_def.out), 2);
-    r = GpuMeasurer(stencil_dag, gpu_options(opencl())).measure_pipelines({stencil.shared_producer()});
+    GpuMeasurer stencil_measurer(stencil_dag, gpu_options(opencl()));
+    r = stencil_measurer.measure_pipelines({stencil.shared_producer(), rounded_up.rounded_up_root_producer()});
     CHECK_MESSAGE(r[0].ok, r[0].error);
     CHECK(r[0].device == "pocl-cpu");
+    // Run on inputs widened to what it reads, with the reference's values where both read.
+    CHECK_MESSAGE(r[1].ok, r[1].error);
+    // A State goes the same way (applied to a deep copy); with no steps it
+    // is the default schedule, which runs on the host part.
+    r = stencil_measurer.measure({State(stencil_dag)});
+    CHECK_MESSAGE(r[0].ok, r[0].error);
 
     Softmax softmax_def, softmax;
     PipelineDAG softmax_dag(functions(softmax_def.out), 2);
@@ -283,11 +300,35 @@ TEST_CASE("gpu runner: found beside the build, probes devices, and a missing one
     CHECK(opencl_probe.exit_code == 0);
     CHECK(opencl_probe.output.find("\"usable\":true") != std::string::npos);
 
+    // By hand: random inputs sized from the estimates, outputs to files, timed runs.
+    const std::string dir = temp_dir();
+    StencilChain s;
+    const GpuBuild b = build_gpu_program(s.shared_producer(), opencl(), dir, "stencil");
+    ProcessResult run = run_process({runner, b.shared_object, "stencil", "--random-inputs", "3", "--outputs-dir", dir,
+                                     "--runs", "2"},
+                                    {"HL_OCL_DEVICE_TYPE=cpu"});
+    CHECK_MESSAGE(run.exit_code == 0, run.output);
+    CHECK_MESSAGE(run.output.find("\"runs\":2") != std::string::npos, run.output);
+    CHECK(std::filesystem::file_size(dir + "/output0.bin") == StencilChain::N * StencilChain::N * sizeof(float));
+    // An input file of the wrong size is an error naming it.
+    write_raw_file(dir + "/in.bin", "abc", 3);
+    write_runner_spec(dir + "/spec.json", RunnerSpec{{{"in", halide_type_t(halide_type_float, 32), {0, 0}, {130, 130},
+                                                       dir + "/in.bin"}}, {}, {}});
+    ProcessResult bad = run_process({runner, b.shared_object, "stencil", "--inputs", dir + "/spec.json"});
+    CHECK(bad.exit_code == 1);
+    CHECK_MESSAGE(bad.output.find(dir + "/in.bin holds 3 bytes where 67600 were expected") != std::string::npos,
+                  bad.output);
+    std::filesystem::remove_all(dir);
+
     // The runner links no Halide: it can never load a GPU runtime next to Halide's LLVM.
     ProcessResult ldd = run_process({"ldd", runner});
     CHECK(ldd.exit_code == 0);
     CHECK_MESSAGE(ldd.output.find("Halide") == std::string::npos, ldd.output);
 
+    // HL_ANSOR_GPU_RUNNER is a known option (the option parser rejects unknown HL_ANSOR_ names).
+    CHECK(Options::from_map({{"HL_ANSOR_GPU_RUNNER", runner}}).gpu_runner == runner);
+    setenv("HL_ANSOR_GPU_RUNNER", runner.c_str(), 1);
+    CHECK(gpu_runner_path() == runner);
     setenv("HL_ANSOR_GPU_RUNNER", "/nonexistent/ansor_gpu_runner", 1);
     CHECK_THROWS_WITH_AS(gpu_runner_path(), doctest::Contains("/nonexistent/ansor_gpu_runner"), UserError);
     unsetenv("HL_ANSOR_GPU_RUNNER");

@@ -60,7 +60,9 @@ TEST_CASE("options: malformed values are errors naming the option") {
                          doctest::Contains("HL_ANSOR_MODEL_OBJECTIVE='rank' is not one of: square, pairwise"),
                          ansor::UserError);
     // Every option is documented.
-    CHECK(Options::documentation().size() == 28);
+    CHECK(Options::documentation().size() == 29);
+    CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_GPU_RUNNER", ""}}), doctest::Contains("ansor_gpu_runner"),
+                         ansor::UserError);
 }
 
 TEST_CASE("options: HL_ANSOR_BUILDERS defaults to the machine's cores; other values are checked") {
