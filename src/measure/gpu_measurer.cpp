@@ -1,6 +1,6 @@
 #include "measure/gpu_measurer.h"
 
-#include "measure/candidate_inputs.h"
+#include "measure/input_reads.h"
 #include "measure/gpu_build.h"
 #include "measure/gpu_runner_location.h"
 #include "measure/measure_child.h"
@@ -200,8 +200,8 @@ void GpuMeasurer::candidate_child(const PipelineOf &pipeline_of, size_t index, i
                 std::filesystem::create_directories(dir + "/twin");
                 build = build_gpu_program(pipeline, run_target_, dir + "/twin");
             }
-            const std::string inputs = candidate_inputs(dag_, reference_inputs_dir() + "/" + kReferenceInputsFile,
-                                                        runner_, build.shared_object, build.function, dir);
+            const std::string inputs = reference_inputs_dir() + "/" + kReferenceInputsFile;
+            require_reads_within_reference(dag_, inputs, runner_, build.shared_object, build.function);
             report_compiled();
             if (wait_for_go(control_fd)) {
                 run_and_check(dag_, options_, build, runner_, runner_env_, inputs, dir, reference_->reference_outputs(),

@@ -9,8 +9,8 @@
 //    machinery (builders, deadlines, sandbox.h): gpu_build.h compiles it
 //    ahead of time into a shared object and, for CUDA, checks its kernels
 //    with ptxas against GpuLimits. Then ansor_gpu_runner, a separate
-//    executable without Halide, runs it on the reference's inputs (widened
-//    where it reads more: candidate_inputs.h), and the
+//    executable without Halide, runs it on the reference's inputs (a
+//    candidate reading an input beyond them is rejected: input_reads.h), and the
 //    outputs are checked against the reference by output_check.h's rules.
 //  * Devices: a CUDA target runs when `ansor_gpu_runner --probe cuda` finds a
 //    device; without one a candidate that builds and passes ptxas comes back
