@@ -45,7 +45,8 @@ std::vector<SketchRulePtr> sketch_rules();
 // (gpu_sketch_rules.cpp) when the target has a GPU feature.
 std::vector<SketchRulePtr> sketch_rules_for(const Halide::Target &target);
 // Registered user rules, then the GPU rules: always_inline,
-// gpu_cross_thread_reduction, gpu_multi_level_tiling, gpu_root (docs/gpu.md).
+// gpu_cross_thread_reduction, gpu_multi_level_tiling, gpu_fuse_into_consumer_block,
+// gpu_root (docs/gpu.md).
 std::vector<SketchRulePtr> gpu_sketch_rules();
 // Rule 2 (always_inline), shared by the CPU and GPU rule lists.
 SketchRulePtr make_always_inline_rule();

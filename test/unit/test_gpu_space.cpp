@@ -2,6 +2,7 @@
 // GPU steps, the GPU sketches and annotation, the GPU feature columns, and
 // that Halide lowers every sampled GPU program for CUDA and for OpenCL.
 #include "features/program_features.h"
+#include "search/autoschedule.h"
 #include "search/mutations.h"
 #include "search/program_sampler.h"
 #include "search/tuning_session.h"
@@ -143,11 +144,12 @@ void check_structure(const State &s, const GpuTargetFacts &facts) {
     }
 }
 
-// Applies the program to a deep copy of the pipeline and lowers it for
-// `target`, device code included; the Halide error, or empty. In a forked
-// child, as the measurer does: Halide names an rfactor intermediate uniquely
-// per process (`gemm_intm$2` the second time), and the program names the first.
-std::string lower(const PipelineDAG &dag, const State &s, const Target &target) {
+// Runs `job` in a forked child, as the measurer runs candidates; the
+// exception text it ends with, or empty. Halide names an rfactor
+// intermediate uniquely per process (`gemm_intm$2` the second time) and a
+// program names the first, so every application of a program gets a fresh
+// process.
+std::string in_child(const std::function<void()> &job) {
     std::fflush(stdout);
     std::cout.flush();
     int fds[2];
@@ -158,12 +160,7 @@ std::string lower(const PipelineDAG &dag, const State &s, const Target &target) 
         close(fds[0]);
         std::string error;
         try {
-            auto copied = Internal::deep_copy(dag.outputs(), dag.env());
-            s.apply(copied.second);
-            std::vector<Func> outs;
-            for (const Internal::Function &f : copied.first) outs.emplace_back(f);
-            Pipeline p(outs);
-            p.compile_to_module(p.infer_arguments(), "gpu_space_test", target);
+            job();
         } catch (const std::exception &e) {
             error = std::string("error: ") + e.what();
         }
@@ -177,8 +174,21 @@ std::string lower(const PipelineDAG &dag, const State &s, const Target &target) 
     close(fds[0]);
     int status = 0;
     waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) out += " (the lowering process died)";
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) out += " (the child process died)";
     return out;
+}
+
+// Applies the program to a deep copy of the pipeline and lowers it for
+// `target`, device code included; the Halide error, or empty.
+std::string lower(const PipelineDAG &dag, const State &s, const Target &target) {
+    return in_child([&] {
+        auto copied = Internal::deep_copy(dag.outputs(), dag.env());
+        s.apply(copied.second);
+        std::vector<Func> outs;
+        for (const Internal::Function &f : copied.first) outs.emplace_back(f);
+        Pipeline p(outs);
+        p.compile_to_module(p.infer_arguments(), "gpu_space_test", target);
+    });
 }
 
 // Draws `per_sketch` programs from every GPU sketch of the pipeline and
@@ -510,4 +520,19 @@ TEST_CASE("tuning session: a GPU target is scheduled with the cost model alone")
     CHECK(choice.how.not_measured_because.find("GPU") != std::string::npos);
     CHECK(choice.source.find(".gpu_threads(") != std::string::npos);
     CHECK(lower(dag, choice.state, cuda).empty());
+}
+
+TEST_CASE("plugin path: a GPU pipeline is autoscheduled, applied and compiled for CUDA and OpenCL") {
+    for (const Target &t : {cuda, opencl}) {
+        const std::string error = in_child([&] {
+            auto p = make_softmax(64, 128);
+            const Options options = Options::from_map({{"HL_ANSOR_TRIALS", "4"}, {"HL_ANSOR_PROGRESS", "0"}});
+            AutoscheduleResult r = autoschedule(p.functions(), t, 1, options);
+            if (r.measured || r.not_measured_because.empty()) throw std::runtime_error("measured a GPU program");
+            if (r.schedule_source.find(".gpu_threads(") == std::string::npos) throw std::runtime_error(r.schedule_source);
+            Pipeline pipeline(p.outputs);
+            pipeline.compile_to_module(pipeline.infer_arguments(), "softmax_gpu", t);
+        });
+        CHECK_MESSAGE(error.empty(), t.to_string() << ": " << error);
+    }
 }
