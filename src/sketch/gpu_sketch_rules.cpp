@@ -16,19 +16,27 @@ namespace {
 
 int last_stage(const PipelineDAG &dag, int node) { return (int)dag.node(node).stages.size() - 1; }
 
-// Fuses `loops` (outermost first) into one loop when there are several and
-// binds it; returns the bound loop's name, empty when there is no loop.
+// Binds `loops` (outermost first) with `a`, each loop its own block or thread
+// dimension, fusing the outermost ones only as far as Halide's three
+// dimensions require. A Func computed inside the innermost bound loop gets
+// exact bounds from loops bound one by one; inside a fused loop Halide's
+// bounds cover the whole fused range, so a tile staged there would read
+// its inputs far past their end. Returns the innermost bound loop, empty
+// when there is no loop.
 std::string fuse_and_bind(State &s, const std::string &func, int stage, const std::vector<std::string> &loops,
                           Annotation a) {
+    constexpr size_t kMaxDims = 3;
     if (loops.empty()) return "";
-    std::string target = loops[0];
-    if (loops.size() > 1) {
-        auto fuse = std::make_shared<FuseStep>(func, stage, loops);
-        target = fuse->fused_name();
+    std::vector<std::string> bound = loops;
+    if (bound.size() > kMaxDims) {
+        const size_t fused = bound.size() - kMaxDims + 1;
+        auto fuse = std::make_shared<FuseStep>(func, stage, std::vector<std::string>(loops.begin(), loops.begin() + fused));
         s.add(fuse);
+        bound.erase(bound.begin(), bound.begin() + (std::ptrdiff_t)fused);
+        bound.insert(bound.begin(), fuse->fused_name());
     }
-    s.add(std::make_shared<AnnotateStep>(func, stage, target, a));
-    return target;
+    for (const std::string &loop : bound) s.add(std::make_shared<AnnotateStep>(func, stage, loop, a));
+    return bound.back();
 }
 
 // Whether node p is an elementwise view of pipeline inputs: strictly

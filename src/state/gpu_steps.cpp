@@ -126,9 +126,11 @@ std::string computed_inside_loop(const LoopNest &m, int node) {
 }  // namespace
 
 int64_t GpuCacheReadStep::block_threads(const LoopNest &m) const {
+    int64_t threads = 0;
     for (const ModelLoop &l : m.stage(location.func, location.stage).loops) {
-        if (l.annotation == Annotation::GpuThread) return l.extent;
+        if (l.annotation == Annotation::GpuThread) threads = std::max<int64_t>(threads, 1) * l.extent;
     }
+    if (threads > 0) return threads;
     throw InvalidState("gpu_cache_read of '" + func_ + "': '" + location.func + "' binds no gpu_threads loop");
 }
 
