@@ -64,6 +64,16 @@ struct OutputComparison {
 // PipelineRunner allocates them).
 OutputComparison compare_output(const Halide::Buffer<> &got, const void *want, const OutputRule &rule);
 
+// Every output of `dag` (`got`, in the order PipelineRunner::outputs()
+// gives them) against the reference's outputs `want` in the same order,
+// each under its output_rules(dag, tolerance) rule: the comparison the
+// measurer makes, for the tools that check scheduled programs themselves.
+// Strided buffers are compared compacted. Match only when every output
+// matches; `worst` is the largest over the outputs; a mismatch names the
+// first output that differs.
+OutputComparison compare_outputs(const PipelineDAG &dag, const std::vector<Halide::Buffer<>> &got,
+                                 const std::vector<Halide::Buffer<>> &want, double tolerance);
+
 // Why a reference output cannot verify anything ("" when it can): it holds
 // no finite element (all NaN or Inf).
 std::string unverifiable_reason(const Halide::Buffer<> &reference, const OutputRule &rule);
