@@ -100,6 +100,23 @@ bool reports_result(const std::string &output) {
     return at != std::string::npos && output.find('\n', at) != std::string::npos;
 }
 
+namespace {
+
+// The child's own "error: ..." report (its last), from its start: Halide
+// prints warnings before it, and a long error (an IR dump) says what failed
+// at its head. "" when it wrote none.
+std::string own_error(const std::string &shown) {
+    size_t at = shown.rfind("\nerror: ");
+    if (at != std::string::npos) at++;
+    else if (shown.compare(0, 7, "error: ") == 0) at = 0;
+    else return "";
+    std::string e = shown.substr(at, 1200);
+    while (!e.empty() && (e.back() == '\n' || e.back() == ' ')) e.pop_back();
+    return e;
+}
+
+}  // namespace
+
 MeasureResult parse_child_output(const std::string &text, int status) {
     MeasureResult r;
     // The last result line: whatever the candidate itself wrote comes before it.
@@ -142,8 +159,13 @@ MeasureResult parse_child_output(const std::string &text, int status) {
     while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
     if (WIFSIGNALED(status)) {
         r.error = "crashed with signal " + std::to_string(WTERMSIG(status)) + (tail.empty() ? "" : ": " + tail);
+    } else if (std::string own = own_error(shown); !own.empty()) {
+        r.error = own;
     } else {
-        r.error = tail.empty() ? "exited without a result" : tail;
+        // Neither a result nor an error of its own: say how it ended, then
+        // what it printed last (often Halide's warnings alone).
+        r.error = "exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                  " without a result" + (tail.empty() ? "" : ": " + tail);
     }
     return r;
 }
