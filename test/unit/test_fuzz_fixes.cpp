@@ -214,3 +214,30 @@ TEST_CASE("a Func reading an input unclamped is not computed inside a guarded ta
     CHECK_THROWS_AS(tiled(7).replay(), InvalidState);  // 109 = 15 * 7 + 4: a tail
     CHECK_NOTHROW(tiled(109).replay());                 // no tail
 }
+
+TEST_CASE("a cache write applies where the process already made an intermediate of that name") {
+    // Seed 197 of a 500-seed run: Halide names rfactor's intermediate
+    // uniquely within the process ("f_intm$1" once something here made an
+    // "f_intm", as an earlier pipeline with a Func of the same name does),
+    // and applying the schedule failed on the name.
+    ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
+    Func C = ansor_test::matmul(A, B, 24, "renamed_mm");
+    C.set_estimate(C.args()[0], 0, 24).set_estimate(C.args()[1], 0, 24);
+    PipelineDAG dag({C.function()}, 2);
+    const std::string mm = C.name(), intm = mm + "_intm";
+    Internal::unique_name(intm);  // what an earlier rfactor of a Func named `mm` leaves behind
+    State s(dag);
+    s.add(std::make_shared<CacheWriteStep>(mm));
+    s.add(std::make_shared<SplitStep>(mm, 1, "x", std::vector<int64_t>{8}));
+    s.add(std::make_shared<ComputeLocationStep>(intm, Location{LocationKind::At, mm, 1, "x_0"}));
+    REQUIRE_NOTHROW(s.apply(dag.env()));
+    Buffer<float> a(24, 24), b(24, 24);
+    for (int j = 0; j < 24; j++)
+        for (int i = 0; i < 24; i++) a(i, j) = (float)((i + 2 * j) % 5), b(i, j) = (float)((3 * i + j) % 7);
+    A.set(a);
+    B.set(b);
+    Buffer<float> out = Pipeline(C).realize({24, 24});
+    float want = 0;
+    for (int k = 0; k < 24; k++) want += a(k, 5) * b(7, k);
+    CHECK(out(7, 5) == want);
+}
