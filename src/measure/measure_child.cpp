@@ -102,17 +102,12 @@ bool reports_result(const std::string &output) {
 
 namespace {
 
-// The child's own "error: ..." report (its last), from its start: Halide
-// prints warnings before it, and a long error (an IR dump) says what failed
-// at its head. "" when it wrote none.
-std::string own_error(const std::string &shown) {
+// Where the child's own (last) "error: ..." report starts in `shown`, or
+// npos when it wrote none.
+size_t own_error_at(const std::string &shown) {
     size_t at = shown.rfind("\nerror: ");
-    if (at != std::string::npos) at++;
-    else if (shown.compare(0, 7, "error: ") == 0) at = 0;
-    else return "";
-    std::string e = shown.substr(at, 1200);
-    while (!e.empty() && (e.back() == '\n' || e.back() == ' ')) e.pop_back();
-    return e;
+    if (at != std::string::npos) return at + 1;
+    return shown.compare(0, 7, "error: ") == 0 ? 0 : std::string::npos;
 }
 
 }  // namespace
@@ -159,8 +154,14 @@ MeasureResult parse_child_output(const std::string &text, int status) {
     while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
     if (WIFSIGNALED(status)) {
         r.error = "crashed with signal " + std::to_string(WTERMSIG(status)) + (tail.empty() ? "" : ": " + tail);
-    } else if (std::string own = own_error(shown); !own.empty()) {
-        r.error = own;
+    } else if (const size_t own = own_error_at(shown); own != std::string::npos) {
+        // Its error report, with what it printed around it (an extern
+        // stage's complaint before it). Where more followed it than the
+        // tail shows (Halide's warnings), the report's head comes first.
+        const bool in_tail = shown.size() - own <= 600;
+        std::string head = shown.substr(own, 600);
+        head = head.substr(0, head.find('\n'));
+        r.error = in_tail ? tail : head + " [...] " + tail;
     } else {
         // Neither a result nor an error of its own: say how it ended, then
         // what it printed last (often Halide's warnings alone).

@@ -68,9 +68,9 @@ TEST_CASE("measure: a failed child's error is its own error line, not the warnin
     for (int i = 0; i < 20; i++) warnings += "Warning: Update definition 0 of function cdf has not been scheduled.\n";
     MeasureResult r = parse_child_output(warnings + "error: Input buffer a is accessed at 50\n", 0);
     CHECK_FALSE(r.ok);
-    CHECK(r.error == "error: Input buffer a is accessed at 50");
+    CHECK(r.error.find("error: Input buffer a is accessed at 50") != std::string::npos);
     r = parse_child_output("error: Lowering failed\n" + warnings, 0);
-    CHECK(r.error.rfind("error: Lowering failed", 0) == 0);
+    CHECK(r.error.rfind("error: Lowering failed [...] ", 0) == 0);
     r = parse_child_output(warnings, 1 << 8);  // exit status 1, nothing but warnings
     CHECK(r.error.rfind("exited with status 1 without a result: ", 0) == 0);
     CHECK(r.error.find("Warning:") != std::string::npos);
