@@ -178,19 +178,21 @@ TEST_CASE("a Func with update definitions is not stored outside the loop it is c
     out(x, y) = norm(x, y - 1) + norm(x, y) + norm(x, y + 1);
     out.set_estimate(x, 0, 64).set_estimate(y, 0, 48);
     PipelineDAG dag({out.function()}, 2);
-    const Location row{LocationKind::At, "out", 0, "y_1"}, tile{LocationKind::At, "out", 0, "y_0"};
+    // Names as Halide made them (unique within the process).
+    const std::string o = out.name(), n = norm.name(), c = colsum.name();
+    const Location row{LocationKind::At, o, 0, "y_1"}, tile{LocationKind::At, o, 0, "y_0"};
     // norm and colsum computed at out's row loop; `stored` at its tile loop.
     auto at_row = [&](const std::string &stored) {
         State s(dag);
-        s.add(std::make_shared<SplitStep>("out", 0, "y", std::vector<int64_t>{8}));
-        s.add(std::make_shared<ComputeLocationStep>("norm", row));
-        s.add(std::make_shared<ComputeLocationStep>("colsum", row));
+        s.add(std::make_shared<SplitStep>(o, 0, "y", std::vector<int64_t>{8}));
+        s.add(std::make_shared<ComputeLocationStep>(n, row));
+        s.add(std::make_shared<ComputeLocationStep>(c, row));
         if (!stored.empty()) s.add(std::make_shared<StoreAtStep>(stored, tile));
         return s;
     };
-    CHECK_NOTHROW(at_row("").replay());      // stored where computed: fine
-    CHECK_NOTHROW(at_row("norm").replay());  // a pure Func slides
-    State sum_slides = at_row("colsum");
+    CHECK_NOTHROW(at_row("").replay());  // stored where computed: fine
+    CHECK_NOTHROW(at_row(n).replay());   // a pure Func slides
+    State sum_slides = at_row(c);
     CHECK_THROWS_WITH_AS(sum_slides.replay(), doctest::Contains("has update definitions"), InvalidState);
 }
 
