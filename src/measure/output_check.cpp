@@ -128,7 +128,11 @@ OutputComparison compare_floats(const Buffer<> &got, const void *want, const Out
             return mismatch(rule, i, "got " + number(a) + " where the reference has " + number(b), INFINITY);
         }
         double err = std::fabs(a - b) / std::max(std::fabs(b), floor);
-        if (err > tolerance && (!rule.through_quantization || err > kQuantizationFactor * tolerance)) {
+        // A conversion that rounds the other way moves the value by a step
+        // whose size the output's range sets, not the element's own size: a
+        // jump is measured against at least kQuantizationFloor of the range.
+        const double jump = std::fabs(a - b) / std::max(std::fabs(b), std::max(kQuantizationFloor * scale, floor));
+        if (err > tolerance && (!rule.through_quantization || jump > kQuantizationFactor * tolerance)) {
             return mismatch(rule, i,
                             "got " + number(a) + ", the reference " + number(b) + " (relative error " + number(err) +
                                 " > " + number(tolerance) + ")",
