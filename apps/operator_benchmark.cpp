@@ -16,6 +16,8 @@
 // variant is timed in turn (min over samples), so drift on this shared
 // machine hits all of them alike. A ratio > 1 means Ansor is faster.
 #include "dag/pipeline_dag.h"
+#include "measure/output_check.h"
+#include "options/options.h"
 #include "measure/pipeline_runner.h"
 #include "shapes.h"
 #include "suite_pipelines.h"
@@ -278,9 +280,12 @@ int main(int argc, char **argv) {
             const Variant &root = runs[0];
             for (auto &v : runs) {
                 if (v.runner && root.runner && &v != &root) {
-                    v.error = ansor::max_relative_error(v.runner->outputs()[0], root.runner->outputs()[0].data());
-                    if (v.error > 1e-3) {
-                        v.failure = "wrong output, relative error " + std::to_string(v.error);
+                    // The measurer's comparison, at its default tolerance.
+                    const ansor::OutputComparison c = ansor::compare_outputs(
+                        *v.dag, v.runner->outputs(), root.runner->outputs(), ansor::Options{}.tolerance);
+                    v.error = c.worst;
+                    if (!c.ok()) {
+                        v.failure = "wrong output: " + c.detail;
                         // Keep the evidence: the schedule that computed it.
                         if (!args.csv.empty()) {
                             std::string file = args.csv + "." + op + "_" + std::to_string(si) + "." + v.name + ".schedule.h";

@@ -22,6 +22,8 @@
 // (docs/apps.md); this is the quick check used while writing schedules.
 #include "app_pipelines.h"
 #include "dag/pipeline_dag.h"
+#include "measure/output_check.h"
+#include "options/options.h"
 #include "measure/pipeline_runner.h"
 #include "util/target.h"
 
@@ -186,13 +188,10 @@ int main(int argc, char **argv) {
                 automatic = build(name, false, target, peer);
                 schedule_s = now_s() - t0 - automatic->compile_s;
             }
-            auto error_of = [&](Variant &v) {
-                double error = 0;
-                for (size_t i = 0; i < reference->runner->outputs().size(); i++) {
-                    error = std::max(error, ansor::max_relative_error(v.runner->outputs()[i],
-                                                                      reference->runner->outputs()[i].data()));
-                }
-                return error;
+            // The measurer's comparison, at its default tolerance.
+            auto compare = [&](Variant &v) {
+                return ansor::compare_outputs(*reference->dag, v.runner->outputs(), reference->runner->outputs(),
+                                              ansor::Options{}.tolerance);
             };
             for (int round = 0; round < 5; round++) {
                 for (Variant *v : {reference.get(), expert.get(), automatic.get()}) {
@@ -202,20 +201,21 @@ int main(int argc, char **argv) {
             double r = median(reference->samples_ms);
             std::printf("%-26s %10.3f", name.c_str(), r);
             if (expert) {
-                double e = median(expert->samples_ms), error = error_of(*expert);
-                bool wrong = !(error <= 1e-4);
+                const ansor::OutputComparison c = compare(*expert);
+                double e = median(expert->samples_ms);
+                bool wrong = !c.ok();
                 failures += wrong;
                 std::printf(" %10.3f %8.2f %9.1f %10.2e %9.1f%s", e, r / e, info.flops > 0 ? info.flops / (e * 1e6) : 0.0,
-                            error, expert->compile_s, wrong ? " WRONG" : "");
+                            c.worst, expert->compile_s, wrong ? (" WRONG (" + c.detail + ")").c_str() : "");
             } else {
                 std::printf(" %10s %8s %9s %10s %9s", "-", "-", "-", "-", "-");
             }
             if (automatic) {
-                double error = error_of(*automatic);
-                bool wrong = !(error <= 1e-4);
+                const ansor::OutputComparison c = compare(*automatic);
+                bool wrong = !c.ok();
                 failures += wrong;
-                std::printf(" %12.3f %10.2e %10.1f%s", median(automatic->samples_ms), error, schedule_s,
-                            wrong ? " WRONG" : "");
+                std::printf(" %12.3f %10.2e %10.1f%s", median(automatic->samples_ms), c.worst, schedule_s,
+                            wrong ? (" WRONG (" + c.detail + ")").c_str() : "");
             }
             std::printf("\n");
         } catch (const std::exception &ex) {

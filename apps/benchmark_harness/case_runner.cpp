@@ -105,6 +105,18 @@ void judge_error(VariantResult &v, double error, double tolerance, WorkerProcess
     }
 }
 
+// A Halide variant's outputs that the worker found to differ from the
+// root's ("<largest error> <which element, by how much>").
+void judge_mismatch(VariantResult &v, const std::string &reply, WorkerProcess &w) {
+    std::istringstream in(reply);
+    in >> v.error;
+    std::string where;
+    std::getline(in >> std::ws, where);
+    v.status = "wrong";
+    v.detail = "wrong output: " + where + " (against root)" + (v.detail.empty() ? "" : "; " + v.detail);
+    w.stop();
+}
+
 std::string vendor_executable(const HarnessOptions &o, const std::string &variant) {
     std::string lower;
     for (char ch : variant) lower += (char)std::tolower((unsigned char)ch);
@@ -255,13 +267,21 @@ CaseRun run_case(const BenchCase &c, const CaseContext &ctx) {
         } else if (is_vendor_variant(name)) {
             judge_error(v, field_number(fields, "error"), o.tolerance, *w);
         } else {
-            Reply r = w->ask("check " + work + "/output.bin", kRequestLimitS);
+            std::ostringstream request;
+            request << "check " << o.tolerance << " " << work << "/output.bin";
+            Reply r = w->ask(request.str(), kRequestLimitS);
+            if (r.kind == Reply::Kind::Answer && starts_with(r.text, "wrong ")) {
+                judge_mismatch(v, r.text.substr(6), *w);
+                continue;
+            }
             if (r.kind != Reply::Kind::Answer || !starts_with(r.text, "error ")) {
                 v.status = r.kind == Reply::Kind::Timeout ? "timeout" : "failed";
                 v.detail = "check: " + r.text;
                 continue;
             }
-            judge_error(v, std::atof(r.text.c_str() + 6), o.tolerance, *w);
+            // The worker judged it under the measurer's rules: it matches.
+            v.error = std::atof(r.text.c_str() + 6);
+            v.status = "ok";
         }
         if (name == "Ansor") {
             std::ifstream curve(work + "/ansor_curve.csv");

@@ -1,6 +1,7 @@
 #include "halide_worker.h"
 
 #include "dag/pipeline_dag.h"
+#include "measure/output_check.h"
 #include "measure/pipeline_runner.h"
 #include "records/pipeline_key.h"
 #include "records/tuning_log.h"
@@ -51,20 +52,40 @@ void dump(const ansor::PipelineDAG &dag, ansor::PipelineRunner &runner, const st
     }
 }
 
-double check(ansor::PipelineRunner &runner, const std::string &file) {
-    std::ifstream in(file, std::ios::binary);
-    std::vector<char> want((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+// The outputs in `data` (the root's dump: every output's memory,
+// concatenated), viewed in the layouts of `like`'s buffers; `data` must
+// outlive them.
+std::vector<Halide::Buffer<>> view_outputs(const std::vector<Halide::Buffer<>> &like, std::vector<char> &data,
+                                           const std::string &file) {
+    std::vector<Halide::Buffer<>> out;
     size_t offset = 0;
-    double worst = 0;
-    for (const Halide::Buffer<> &b : runner.outputs()) {
-        if (offset + b.size_in_bytes() > want.size()) {
+    for (const Halide::Buffer<> &b : like) {
+        if (offset + b.size_in_bytes() > data.size()) {
             throw std::runtime_error(file + " is smaller than this variant's outputs");
         }
-        worst = std::max(worst, ansor::max_relative_error(b, want.data() + offset));
+        out.emplace_back(b.type(), data.data() + offset, b.dimensions(), b.raw_buffer()->dim);
         offset += b.size_in_bytes();
     }
-    if (offset != want.size()) throw std::runtime_error(file + " is larger than this variant's outputs");
-    return worst;
+    if (offset != data.size()) throw std::runtime_error(file + " is larger than this variant's outputs");
+    return out;
+}
+
+// The reply to "check <tolerance> <file>": the measurer's comparison
+// (ansor::compare_outputs) of this variant's outputs with the root's.
+std::string check(const ansor::PipelineDAG &dag, ansor::PipelineRunner &runner, const std::string &arg) {
+    std::istringstream args(arg);
+    double tolerance = 0;
+    if (!(args >> tolerance)) throw std::runtime_error("check: expected <tolerance> <file>, got \"" + arg + "\"");
+    std::string file;
+    std::getline(args >> std::ws, file);
+    std::ifstream in(file, std::ios::binary);
+    std::vector<char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::vector<Halide::Buffer<>> want = view_outputs(runner.outputs(), data, file);
+    const ansor::OutputComparison c = ansor::compare_outputs(dag, runner.outputs(), want, tolerance);
+    std::ostringstream out;
+    if (c.ok()) out << "error " << c.worst;
+    else out << "wrong " << c.worst << " " << c.detail;
+    return out.str();
 }
 
 // Ansor's measurements of the pipeline with key `hash` in `log`, in file
@@ -105,9 +126,7 @@ void serve(const ansor::PipelineDAG &dag, ansor::PipelineRunner &runner) {
                 dump(dag, runner, arg);
                 reply("dumped");
             } else if (command == "check") {
-                std::ostringstream out;
-                out << "error " << check(runner, arg);
-                reply(out.str());
+                reply(check(dag, runner, arg));
             } else {
                 reply("failed unknown command \"" + line + "\"");
             }

@@ -10,7 +10,11 @@
 //   harness -> worker:  time <n> <s>  @harness samples <ms> ... (n samples, fewer if
 //                                     they take over s seconds, at least one)
 //                       dump <dir>    @harness dumped        (Halide root only: outputs and inputs)
-//                       check <file>  @harness error <relative error against the file's output>
+//                       check <tol> <file>
+//                                     (Halide variants) the measurer's comparison (output_check's
+//                                     rules, relative tolerance tol) with the root's dumped outputs:
+//                                     @harness error <largest error>   when they match
+//                                     @harness wrong <largest error> <which element, by how much>
 //                       quit          (the worker exits)
 #include <string>
 

@@ -1,6 +1,7 @@
 #include "scheduled_check.h"
 
 #include "dag/pipeline_dag.h"
+#include "measure/output_check.h"
 #include "measure/pipeline_runner.h"
 #include "util/target.h"
 
@@ -42,11 +43,8 @@ std::string check_scheduled(const PipelineBuilder &build, const std::string &sch
     runner.compile();
     runner.run();
     if (runner.outputs().size() != reference.size()) return "error: the scheduled pipeline has other outputs";
-    for (size_t i = 0; i < runner.outputs().size(); i++) {
-        const double err = ansor::max_relative_error(runner.outputs()[i], reference[i].data());
-        if (!(err <= tolerance)) return "wrong output: relative error " + std::to_string(err) + " exceeds tolerance";
-    }
-    return "";
+    const ansor::OutputComparison c = ansor::compare_outputs(dag, runner.outputs(), reference, tolerance);
+    return c.ok() ? "" : "wrong output: " + c.detail;
 }
 
 }  // namespace ansor_fuzz

@@ -21,8 +21,8 @@ std::vector<Halide::Buffer<>> reference_outputs(const PipelineBuilder &build, co
                                                 int parallelism);
 
 // "" when every output matches `reference` (reference_outputs of the same
-// builder) within `tolerance` (relative, as the measurer checks), else why
-// not ("wrong output: ..."). Throws what scheduling, compiling or running throws.
+// builder) under the measurer's rules (ansor::compare_outputs, with
+// `tolerance` as HL_ANSOR_TOLERANCE), else why not ("wrong output: ..."). Throws what scheduling, compiling or running throws.
 std::string check_scheduled(const PipelineBuilder &build, const std::string &scheduler, const Halide::Target &target,
                             int parallelism, double tolerance, const std::vector<Halide::Buffer<>> &reference);
 

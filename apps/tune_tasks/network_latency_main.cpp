@@ -17,7 +17,9 @@
 #include "task_file.h"
 
 #include "dag/pipeline_dag.h"
+#include "measure/output_check.h"
 #include "measure/pipeline_runner.h"
+#include "options/options.h"
 #include "records/tuning_log.h"
 #include "util/errors.h"
 #include "util/target.h"
@@ -153,11 +155,10 @@ int main(int argc, char **argv) {
                     b->tuned = std::make_unique<ansor::PipelineRunner>(*b->dag, &*best->state, run_target);
                     b->tuned->compile();
                     b->tuned->run();
-                    bool ok = true;
-                    for (size_t o = 0; o < b->tuned->outputs().size(); o++) {
-                        double err = ansor::max_relative_error(b->tuned->outputs()[o], reference.outputs()[o].data());
-                        ok &= err <= 1e-3;
-                    }
+                    // The measurer's comparison, at its default tolerance.
+                    const bool ok = ansor::compare_outputs(*b->dag, b->tuned->outputs(), reference.outputs(),
+                                                           ansor::Options{}.tolerance)
+                                        .ok();
                     row.status = ok ? "tuned" : "wrong output";
                     if (!ok) b->tuned.reset();
                 }

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "annotate/factorization.h"
 
 #include <functional>
@@ -55,8 +56,26 @@ const std::vector<std::vector<int64_t>> &FactorizationMemo::factorizations(int64
     return memo_[key] = out;
 }
 
-std::vector<int64_t> FactorizationMemo::sample(int64_t extent, int n, std::mt19937_64 &rng) {
+namespace {
+
+bool divides(const std::vector<int64_t> &factors, int64_t extent) {
+    int64_t p = 1;
+    for (int64_t f : factors) p *= f;
+    return p > 0 && std::max<int64_t>(1, extent) % p == 0;
+}
+
+}  // namespace
+
+std::vector<int64_t> FactorizationMemo::sample(int64_t extent, int n, std::mt19937_64 &rng, bool exact_only) {
     const auto &all = factorizations(extent, n);
+    if (exact_only) {
+        std::vector<const std::vector<int64_t> *> exact;
+        for (const auto &f : all) {
+            if (divides(f, extent)) exact.push_back(&f);
+        }
+        if (exact.empty()) return std::vector<int64_t>(n, 1);
+        return *exact[std::uniform_int_distribution<size_t>(0, exact.size() - 1)(rng)];
+    }
     if (all.empty()) return std::vector<int64_t>(n, 1);
     std::uniform_int_distribution<size_t> pick(0, all.size() - 1);
     return all[pick(rng)];
@@ -64,11 +83,12 @@ std::vector<int64_t> FactorizationMemo::sample(int64_t extent, int n, std::mt199
 
 std::optional<std::vector<int64_t>> FactorizationMemo::sample_innermost_multiple(int64_t extent, int n,
                                                                                 int64_t multiple,
-                                                                                std::mt19937_64 &rng) {
+                                                                                std::mt19937_64 &rng,
+                                                                                bool exact_only) {
     if (n == 0 || multiple < 1) return std::nullopt;
     std::vector<const std::vector<int64_t> *> fitting;
     for (const auto &f : factorizations(extent, n)) {
-        if (f.back() % multiple == 0) fitting.push_back(&f);
+        if (f.back() % multiple == 0 && (!exact_only || divides(f, extent))) fitting.push_back(&f);
     }
     if (fitting.empty()) return std::nullopt;
     return *fitting[std::uniform_int_distribution<size_t>(0, fitting.size() - 1)(rng)];

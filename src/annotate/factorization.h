@@ -16,11 +16,13 @@ public:
     // Extents with few divisors (primes, 2*prime) also get the factorizations
     // of the extent rounded up to a multiple of 8, split with a guarded tail.
     const std::vector<std::vector<int64_t>> &factorizations(int64_t extent, int n);
-    std::vector<int64_t> sample(int64_t extent, int n, std::mt19937_64 &rng);
+    // `exact_only`: only those whose product divides `extent` (no tail).
+    std::vector<int64_t> sample(int64_t extent, int n, std::mt19937_64 &rng, bool exact_only = false);
     // A factorization drawn uniformly among those whose innermost factor is a
-    // multiple of `multiple`; nullopt when there is none.
+    // multiple of `multiple` (and, with `exact_only`, whose product divides
+    // `extent`); nullopt when there is none.
     std::optional<std::vector<int64_t>> sample_innermost_multiple(int64_t extent, int n, int64_t multiple,
-                                                                  std::mt19937_64 &rng);
+                                                                  std::mt19937_64 &rng, bool exact_only = false);
 
 private:
     int64_t max_innermost_;

@@ -40,11 +40,14 @@ std::vector<int64_t> RandomAnnotator::sample_tile(const LoopNest &m, const std::
     for (const auto &l : st.loops) {
         if (l.kind == LoopKind::Space) innermost_space = &l;
     }
+    // An update's loop tiled in more than one level keeps no tail
+    // (LoopNest::split refuses a guarded one: Halide 14 corrupts the heap).
+    const bool exact_only = stage > 0 && pieces > 1;
     if (innermost_space && innermost_space->name == loop &&
         std::bernoulli_distribution(options_.vector_tile_bias)(rng)) {
-        if (auto f = factors.sample_innermost_multiple(extent, pieces, vector_width(func), rng)) return *f;
+        if (auto f = factors.sample_innermost_multiple(extent, pieces, vector_width(func), rng, exact_only)) return *f;
     }
-    return factors.sample(extent, pieces, rng);
+    return factors.sample(extent, pieces, rng, exact_only);
 }
 
 bool RandomAnnotator::is_flexible(const State &sketch, const ModelFunc &f) const {

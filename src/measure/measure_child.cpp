@@ -140,6 +140,18 @@ bool reports_result(const std::string &output) {
     return at != std::string::npos && output.find('\n', at) != std::string::npos;
 }
 
+namespace {
+
+// Where the child's own (last) "error: ..." report starts in `shown`, or
+// npos when it wrote none.
+size_t own_error_at(const std::string &shown) {
+    size_t at = shown.rfind("\nerror: ");
+    if (at != std::string::npos) return at + 1;
+    return shown.compare(0, 7, "error: ") == 0 ? 0 : std::string::npos;
+}
+
+}  // namespace
+
 // The verdict without the device line.
 static MeasureResult parse_result_lines(const std::string &text, int status);
 
@@ -196,8 +208,19 @@ static MeasureResult parse_result_lines(const std::string &text, int status) {
     while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
     if (WIFSIGNALED(status)) {
         r.error = "crashed with signal " + std::to_string(WTERMSIG(status)) + (tail.empty() ? "" : ": " + tail);
+    } else if (const size_t own = own_error_at(shown); own != std::string::npos) {
+        // Its error report, with what it printed around it (an extern
+        // stage's complaint before it). Where more followed it than the
+        // tail shows (Halide's warnings), the report's head comes first.
+        const bool in_tail = shown.size() - own <= 600;
+        std::string head = shown.substr(own, 600);
+        head = head.substr(0, head.find('\n'));
+        r.error = in_tail ? tail : head + " [...] " + tail;
     } else {
-        r.error = tail.empty() ? "exited without a result" : tail;
+        // Neither a result nor an error of its own: say how it ended, then
+        // what it printed last (often Halide's warnings alone).
+        r.error = "exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                  " without a result" + (tail.empty() ? "" : ": " + tail);
     }
     return r;
 }

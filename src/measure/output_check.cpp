@@ -1,5 +1,7 @@
 #include "measure/output_check.h"
 
+#include "measure/measurement_buffers.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -126,7 +128,11 @@ OutputComparison compare_floats(const Buffer<> &got, const void *want, const Out
             return mismatch(rule, i, "got " + number(a) + " where the reference has " + number(b), INFINITY);
         }
         double err = std::fabs(a - b) / std::max(std::fabs(b), floor);
-        if (err > tolerance && (!rule.through_quantization || err > kQuantizationFactor * tolerance)) {
+        // A conversion that rounds the other way moves the value by a step
+        // whose size the output's range sets, not the element's own size: a
+        // jump is measured against at least kQuantizationFloor of the range.
+        const double jump = std::fabs(a - b) / std::max(std::fabs(b), std::max(kQuantizationFloor * scale, floor));
+        if (err > tolerance && (!rule.through_quantization || jump > kQuantizationFactor * tolerance)) {
             return mismatch(rule, i,
                             "got " + number(a) + ", the reference " + number(b) + " (relative error " + number(err) +
                                 " > " + number(tolerance) + ")",
@@ -234,6 +240,35 @@ double float_tolerance(const OutputRule &rule) {
 OutputComparison compare_output(const Buffer<> &got, const void *want, const OutputRule &rule) {
     if (got.type().is_float()) return compare_floats(got, want, rule);
     return compare_integers(got, want, rule);
+}
+
+OutputComparison compare_outputs(const PipelineDAG &dag, const std::vector<Buffer<>> &got,
+                                 const std::vector<Buffer<>> &want, double tolerance) {
+    const std::vector<OutputRule> rules = output_rules(dag, tolerance);
+    OutputComparison all;
+    if (got.size() != want.size() || got.size() != rules.size()) {
+        all.verdict = OutputComparison::Verdict::Mismatch;
+        all.worst = INFINITY;
+        all.detail = std::to_string(got.size()) + " outputs where the reference has " + std::to_string(want.size()) +
+                     " (the pipeline has " + std::to_string(rules.size()) + ")";
+        return all;
+    }
+    for (size_t i = 0; i < got.size(); i++) {
+        const Buffer<> g = is_dense(got[i]) ? got[i] : got[i].copy();
+        const Buffer<> w = is_dense(want[i]) ? want[i] : want[i].copy();
+        if (g.type() != w.type() || g.number_of_elements() != w.number_of_elements()) {
+            all.verdict = OutputComparison::Verdict::Mismatch;
+            all.worst = INFINITY;
+            all.detail = rules[i].name + ": " + std::to_string(g.number_of_elements()) +
+                         " elements where the reference has " + std::to_string(w.number_of_elements()) +
+                         " (or another type)";
+            return all;
+        }
+        OutputComparison c = compare_output(g, w.data(), rules[i]);
+        if (!c.ok()) return c;
+        all.worst = std::max(all.worst, c.worst);
+    }
+    return all;
 }
 
 std::string unverifiable_reason(const Buffer<> &reference, const OutputRule &rule) {

@@ -15,7 +15,10 @@
 //   float outputs computed through a float-to-integer conversion (a LUT
 //     index, a quantised level): where the conversion rounds the other way
 //     the value jumps, so up to 5% of the elements may exceed the tolerance
-//     by up to 10 times; any element beyond that, or more elements, fail.
+//     by up to 10 times, a jump measured against the element's value or 5%
+//     of the output's largest magnitude, whichever is larger (a step's size
+//     is the range's, not the element's); any element beyond that, or more
+//     elements, fail.
 //   NaN and Inf: NaN matches NaN only, Inf the same Inf only. A reference
 //     output with no finite element cannot tell right from wrong: it is
 //     reported as unverifiable rather than passed.
@@ -46,6 +49,9 @@ struct OutputRule {
 // allowed past the tolerance, by at most kQuantizationFactor times.)
 constexpr double kRoundingShare = 0.05;
 constexpr double kQuantizationFactor = 10;
+// The share of an output's largest magnitude below which a jump is measured
+// against that share instead of the element's value.
+constexpr double kQuantizationFloor = 0.05;
 
 // One rule per output buffer, in the order PipelineRunner::outputs() gives them.
 std::vector<OutputRule> output_rules(const PipelineDAG &dag, double tolerance);
@@ -63,6 +69,16 @@ struct OutputComparison {
 // `want` holds the reference's elements in `got`'s layout (dense, as
 // PipelineRunner allocates them).
 OutputComparison compare_output(const Halide::Buffer<> &got, const void *want, const OutputRule &rule);
+
+// Every output of `dag` (`got`, in the order PipelineRunner::outputs()
+// gives them) against the reference's outputs `want` in the same order,
+// each under its output_rules(dag, tolerance) rule: the comparison the
+// measurer makes, for the tools that check scheduled programs themselves.
+// Strided buffers are compared compacted. Match only when every output
+// matches; `worst` is the largest over the outputs; a mismatch names the
+// first output that differs.
+OutputComparison compare_outputs(const PipelineDAG &dag, const std::vector<Halide::Buffer<>> &got,
+                                 const std::vector<Halide::Buffer<>> &want, double tolerance);
 
 // Why a reference output cannot verify anything ("" when it can): it holds
 // no finite element (all NaN or Inf).

@@ -83,10 +83,14 @@ void HalideApplier::apply(const Directive &d) {
         std::vector<std::pair<RVar, Var>> preserved;
         for (const auto &p : d.preserved) preserved.emplace_back(RVar(p.first.name), Var(p.second));
         Func intm = stage(d.func, d.stage).rfactor(preserved);
-        if (intm.name() != d.at_func) {
-            throw std::runtime_error("rfactor of '" + d.func + "' produced '" + intm.name() + "', expected '" + d.at_func + "'");
+        // Halide names the intermediate uniquely within the process: "f_intm",
+        // or "f_intm$1" once another pipeline here (an earlier one with a Func
+        // of the same name) made an "f_intm". The directives name it "f_intm".
+        const std::string &made = intm.name();
+        if (made != d.at_func && made.rfind(d.at_func + "$", 0) != 0) {
+            throw std::runtime_error("rfactor of '" + d.func + "' produced '" + made + "', expected '" + d.at_func + "'");
         }
-        funcs_.emplace(intm.name(), intm);
+        funcs_.emplace(d.at_func, intm);
         break;
     }
     case K::BoundStorage: func(d.func).bound_storage(Var(d.loops[0].name), Expr((int)d.factor)); break;

@@ -174,12 +174,13 @@ void LoopNest::split(const std::string &func_name, int stage_index, const std::s
     const bool shifted = stage_index == 0 && old.kind == LoopKind::Space && old.extent >= inner;
     const bool guarded_tail = old.guarded_tail || (tail && !shifted);
     // Halide 14 loses the guard of a guarded tail whose piece is split again
-    // when the tile is larger than the whole dim (seen on an update tiled
-    // y -> 208 -> 2 over 205 rows: no guard, and writes past the Func's
-    // buffer, a heap corruption in the candidate). Such tilings are left out;
-    // a single guarded split, or a tile within the extent, is fine.
+    // (seen on updates tiled y -> 208 -> 2 over 205 rows and y -> 32 -> 4 -> 1
+    // over 158 rows: writes past the Func's buffer, a heap corruption in the
+    // candidate), and on a pure stage whose tile is larger than the whole
+    // dim. Such tilings are left out (the annotator draws an update's
+    // multi-level tiles without tails); a single guarded split is fine.
     const bool new_guarded_tail = inner > 0 && old.extent % inner != 0 && !shifted;
-    if (new_guarded_tail && inner_factors.size() > 1 && inner > old.extent) {
+    if (new_guarded_tail && inner_factors.size() > 1 && (inner > old.extent || stage_index > 0)) {
         throw InvalidState("split: '" + loop + "' of '" + func_name + "' has a guarded tail and more than one level");
     }
     for (size_t i = 0; i < names.size(); i++) {
@@ -425,6 +426,13 @@ bool LoopNest::encloses(const Location &loc, const std::string &func_name) const
 void LoopNest::store_at(const std::string &name, const Location &store) {
     ModelFunc &f = mutable_func(name);
     if (f.location.kind != LocationKind::At) throw InvalidState("store_at of '" + name + "', which is not computed at a loop");
+    // Halide 14 slides a Func's pure definition along the loops between its
+    // store and compute levels but runs a reduction update over its whole
+    // domain on every iteration: a column sum computed at a row loop and
+    // stored outside it added its rows once per iteration (a wrong output).
+    if (f.stages.size() > 1) {
+        throw InvalidState("store_at of '" + name + "', which has update definitions (Halide would redo them per iteration)");
+    }
     for (size_t st = 0; st < f.stages.size(); st++) {
         const auto &loops = f.stages[st].loops;
         const auto &base = f.base_stages[st];

@@ -1,6 +1,7 @@
 // Programs the fuzzer found the search building wrongly (ansor_fuzz,
 // docs/fuzzing.md), reduced to their structure: each is now built safely
 // or refused.
+#include "annotate/factorization.h"
 #include "state/state.h"
 #include "state/steps.h"
 #include "test_pipelines.h"
@@ -121,6 +122,80 @@ TEST_CASE("a guarded tail is not split into more than one level") {
     CHECK_NOTHROW(one_level.replay());
 }
 
+TEST_CASE("an update's loop is not tiled in more than one level with a guarded tail") {
+    // Seeds 18, 70, 77, 95, 110, 122: a matrix product's update tiled
+    // y -> 32 -> 4 -> 1 over 158 rows (the tile within the dim) corrupted
+    // the heap in Halide 14 as the larger-than-the-dim tiles above did; the
+    // same tilings under an unrolled inner tile took minutes to compile.
+    ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
+    Func C = ansor_test::matmul(A, B, 157);
+    C.set_estimate(C.args()[0], 0, 157).set_estimate(C.args()[1], 0, 158);
+    PipelineDAG dag({C.function()}, 2);
+    const std::string mm = C.name();
+    auto tiled = [&](int stage, std::vector<int64_t> factors) {
+        State s(dag);
+        s.add(std::make_shared<SplitStep>(mm, stage, "y", std::move(factors)));
+        return s;
+    };
+    CHECK_THROWS_AS(tiled(1, {8, 4, 1}).replay(), InvalidState);  // 158 = 4 * 32 + 30
+    CHECK_THROWS_AS(tiled(1, {8, 4}).replay(), InvalidState);
+    CHECK_NOTHROW(tiled(1, {32}).replay());     // one guarded level
+    CHECK_NOTHROW(tiled(1, {2, 79}).replay());  // no tail
+    CHECK_NOTHROW(tiled(0, {8, 4}).replay());   // the pure stage's tail is shifted inwards
+
+    // The annotator draws such tiles among those without a tail; 158 has
+    // padded choices (it has only 4 divisors), which it draws otherwise.
+    FactorizationMemo memo(64);
+    std::mt19937_64 rng(7);
+    bool padded = false;
+    for (int i = 0; i < 200; i++) {
+        std::vector<int64_t> exact = memo.sample(158, 3, rng, true);
+        CHECK(158 % (exact[0] * exact[1] * exact[2]) == 0);
+        std::vector<int64_t> any = memo.sample(158, 3, rng);
+        padded |= 158 % (any[0] * any[1] * any[2]) != 0;
+        if (auto v = memo.sample_innermost_multiple(158, 2, 2, rng, true)) {
+            CHECK(158 % ((*v)[0] * (*v)[1]) == 0);
+            CHECK((*v)[1] % 2 == 0);
+        }
+    }
+    CHECK(padded);
+}
+
+TEST_CASE("a Func with update definitions is not stored outside the loop it is computed in") {
+    // Seed 108 (and 70, 95): a column sum computed at a row loop of its
+    // consumer and stored outside it (a sliding window) had its pure
+    // definition slid by Halide 14 while its reduction update ran again on
+    // every row: the sums grew with each row, a wrong output.
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_estimate(0, 64);
+    in.dim(1).set_estimate(0, 48);
+    Var x("x"), y("y");
+    RDom r(0, 48);
+    Func colsum("colsum"), norm("norm"), out("out");
+    colsum(x) = 0.f;
+    colsum(x) += in(x, r);
+    norm(x, y) = in(x, clamp(y, 0, 47)) / (colsum(x) + 1.f);
+    out(x, y) = norm(x, y - 1) + norm(x, y) + norm(x, y + 1);
+    out.set_estimate(x, 0, 64).set_estimate(y, 0, 48);
+    PipelineDAG dag({out.function()}, 2);
+    // Names as Halide made them (unique within the process).
+    const std::string o = out.name(), n = norm.name(), c = colsum.name();
+    const Location row{LocationKind::At, o, 0, "y_1"}, tile{LocationKind::At, o, 0, "y_0"};
+    // norm and colsum computed at out's row loop; `stored` at its tile loop.
+    auto at_row = [&](const std::string &stored) {
+        State s(dag);
+        s.add(std::make_shared<SplitStep>(o, 0, "y", std::vector<int64_t>{8}));
+        s.add(std::make_shared<ComputeLocationStep>(n, row));
+        s.add(std::make_shared<ComputeLocationStep>(c, row));
+        if (!stored.empty()) s.add(std::make_shared<StoreAtStep>(stored, tile));
+        return s;
+    };
+    CHECK_NOTHROW(at_row("").replay());  // stored where computed: fine
+    CHECK_NOTHROW(at_row(n).replay());   // a pure Func slides
+    State sum_slides = at_row(c);
+    CHECK_THROWS_WITH_AS(sum_slides.replay(), doctest::Contains("has update definitions"), InvalidState);
+}
+
 TEST_CASE("a Func reading an input unclamped is not computed inside a guarded tail") {
     // Seeds 15, 18, 32, 85, 109, 112: a cache-write intermediate of a matrix
     // product computed inside the output's tile, whose split had a guarded
@@ -140,4 +215,31 @@ TEST_CASE("a Func reading an input unclamped is not computed inside a guarded ta
     };
     CHECK_THROWS_AS(tiled(7).replay(), InvalidState);  // 109 = 15 * 7 + 4: a tail
     CHECK_NOTHROW(tiled(109).replay());                 // no tail
+}
+
+TEST_CASE("a cache write applies where the process already made an intermediate of that name") {
+    // Seed 197 of a 500-seed run: Halide names rfactor's intermediate
+    // uniquely within the process ("f_intm$1" once something here made an
+    // "f_intm", as an earlier pipeline with a Func of the same name does),
+    // and applying the schedule failed on the name.
+    ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
+    Func C = ansor_test::matmul(A, B, 24, "renamed_mm");
+    C.set_estimate(C.args()[0], 0, 24).set_estimate(C.args()[1], 0, 24);
+    PipelineDAG dag({C.function()}, 2);
+    const std::string mm = C.name(), intm = mm + "_intm";
+    Internal::unique_name(intm);  // what an earlier rfactor of a Func named `mm` leaves behind
+    State s(dag);
+    s.add(std::make_shared<CacheWriteStep>(mm));
+    s.add(std::make_shared<SplitStep>(mm, 1, "x", std::vector<int64_t>{8}));
+    s.add(std::make_shared<ComputeLocationStep>(intm, Location{LocationKind::At, mm, 1, "x_0"}));
+    REQUIRE_NOTHROW(s.apply(dag.env()));
+    Buffer<float> a(24, 24), b(24, 24);
+    for (int j = 0; j < 24; j++)
+        for (int i = 0; i < 24; i++) a(i, j) = (float)((i + 2 * j) % 5), b(i, j) = (float)((3 * i + j) % 7);
+    A.set(a);
+    B.set(b);
+    Buffer<float> out = Pipeline(C).realize({24, 24});
+    float want = 0;
+    for (int k = 0; k < 24; k++) want += a(k, 5) * b(7, k);
+    CHECK(out(7, 5) == want);
 }

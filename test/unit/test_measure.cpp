@@ -1,3 +1,4 @@
+#include "measure/measure_child.h"
 #include "measure/measurer.h"
 #include "measure/pipeline_runner.h"
 #include "model/random_cost_model.h"
@@ -58,6 +59,21 @@ TEST_CASE("measure: every sampled program computes what the unscheduled pipeline
             CHECK(t.result.median_ms >= t.result.min_ms);
         }
     }
+}
+
+TEST_CASE("measure: a failed child's error is its own error line, not the warnings printed around it") {
+    // Halide's warnings (an unscheduled update) fill the output; the error
+    // that follows them, or their absence of one, must still be reported.
+    std::string warnings;
+    for (int i = 0; i < 20; i++) warnings += "Warning: Update definition 0 of function cdf has not been scheduled.\n";
+    MeasureResult r = parse_child_output(warnings + "error: Input buffer a is accessed at 50\n", 0);
+    CHECK_FALSE(r.ok);
+    CHECK(r.error.find("error: Input buffer a is accessed at 50") != std::string::npos);
+    r = parse_child_output("error: Lowering failed\n" + warnings, 0);
+    CHECK(r.error.rfind("error: Lowering failed [...] ", 0) == 0);
+    r = parse_child_output(warnings, 1 << 8);  // exit status 1, nothing but warnings
+    CHECK(r.error.rfind("exited with status 1 without a result: ", 0) == 0);
+    CHECK(r.error.find("Warning:") != std::string::npos);
 }
 
 TEST_CASE("measure: a broken candidate is a recorded failure, not a crash") {
