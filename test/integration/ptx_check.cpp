@@ -1,5 +1,5 @@
-// ansor_ptx_check ARCHIVE...: every CUDA kernel that Halide embedded in the
-// given static libraries or objects (its PTX, a NUL-terminated string that
+// ansor_ptx_check FILE...: every CUDA kernel that Halide embedded in the
+// given objects or static libraries (its PTX, a NUL-terminated string that
 // starts with LLVM's NVPTX banner) is assembled by ptxas for the target's
 // architecture and checked against the GPU's per-thread limits (GpuLimits:
 // registers, shared memory, spills). Threads per block are not in the PTX;
@@ -41,7 +41,7 @@ int ptx_architecture(const std::string &ptx) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: ansor_ptx_check ARCHIVE...\n");
+        std::fprintf(stderr, "usage: ansor_ptx_check FILE...\n");
         return 2;
     }
     int failures = 0;

@@ -146,7 +146,10 @@ CheckResult check_compiled(const std::string &op, const ansor_ops::Shape &shape,
     std::vector<Buf> inputs = make_inputs(op, shape, seed);
     Buf got = make_output(op, shape), want = make_output(op, shape);
     std::vector<void *> args;
-    for (Buf &b : inputs) args.push_back(b.raw_buffer());
+    for (Buf &b : inputs) {
+        b.set_host_dirty();  // a GPU pipeline copies the host data to the device only when it is marked dirty
+        args.push_back(b.raw_buffer());
+    }
     args.push_back(got.raw_buffer());
 
     CheckResult r;
