@@ -272,7 +272,7 @@ std::vector<State> TuningSession::zero_shot_ranking(int count) {
 namespace {
 
 // The least time, in seconds, a GPU candidate's verification is given.
-constexpr double kGpuVerifyMinTimeout_s = 120;
+constexpr double kGpuVerifyMinTimeout_s = 60;
 
 // The first `leading` programs of `ranked`, then the best-ranked program of
 // each structure (State::structure_key) not yet among them, at most `limit`.
