@@ -88,7 +88,7 @@ public:
     RuleResult condition(const SketchContext &ctx, const State &, int i) const override {
         const Node &n = ctx.dag.node(i);
         if (!n.has_data_reuse || n.stages.size() != 2 || !is_tileable(ctx.dag, i, 1)) return RuleResult::Pass;
-        // The plain sketch (gpu_root) stays beside the tiled ones: its kernels
+        // The plain sketch (skip) stays beside the tiled ones: its kernels
         // read only what each output element needs, so it is the program that
         // always runs where Halide's bounds of a tile computed in fused block
         // or thread loops over-read an input (docs/gpu.md).
@@ -125,7 +125,7 @@ public:
 // split and its inner piece factored out (rfactor) into an intermediate
 // whose new pure Var the annotator binds to threads, so partial sums are
 // computed by many threads; the Func's own update then adds the partial sums.
-// Beside the plain sketch (gpu_root), as Ansor keeps both.
+// Beside the plain sketch (skip), as Ansor keeps both.
 class GpuCrossThreadReduction : public SketchRule {
 public:
     std::string name() const override { return "gpu_cross_thread_reduction"; }
@@ -165,7 +165,7 @@ public:
 // loops to the block's threads); the consumer, at root and untiled, is tiled
 // "SS" with the outer pieces fused to gpu_blocks and the inner ones to
 // gpu_threads. A producer whose consumers are all computed at one block loop
-// joins them there (the rest of the chain). Beside gpu_root's sketch for the
+// joins them there (the rest of the chain). Beside skip's sketch for the
 // first producer; a chain member takes no other sketch.
 class GpuFuseIntoConsumerBlock : public SketchRule {
 public:
@@ -219,20 +219,6 @@ private:
     }
 };
 
-// Every other Func at root, each stage a kernel of its own whose pure loops
-// the annotator binds to blocks and threads (gpu_single_thread when none may
-// be bound).
-class GpuRoot : public SketchRule {
-public:
-    std::string name() const override { return "gpu_root"; }
-    RuleResult condition(const SketchContext &, const State &, int) const override { return RuleResult::Apply; }
-    SketchSuccessors apply(const SketchContext &, const State &s, int i) const override {
-        State next = s;
-        add_compute_root(next, i);
-        return {{next, i - 1}};
-    }
-};
-
 }  // namespace
 
 std::vector<SketchRulePtr> gpu_sketch_rules() {
@@ -241,7 +227,7 @@ std::vector<SketchRulePtr> gpu_sketch_rules() {
     rules.push_back(std::make_shared<GpuCrossThreadReduction>());
     rules.push_back(std::make_shared<GpuMultiLevelTiling>());
     rules.push_back(std::make_shared<GpuFuseIntoConsumerBlock>());
-    rules.push_back(std::make_shared<GpuRoot>());
+    rules.push_back(make_skip_rule());  // every other Func at root, a kernel per stage
     return rules;
 }
 

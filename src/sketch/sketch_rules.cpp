@@ -337,6 +337,7 @@ public:
 }  // namespace
 
 SketchRulePtr make_always_inline_rule() { return std::make_shared<AlwaysInline>(); }
+SketchRulePtr make_skip_rule() { return std::make_shared<Skip>(); }
 
 std::vector<SketchRulePtr> registered_sketch_rules() { return user_rules(); }
 

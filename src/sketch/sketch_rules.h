@@ -46,10 +46,13 @@ std::vector<SketchRulePtr> sketch_rules();
 std::vector<SketchRulePtr> sketch_rules_for(const Halide::Target &target);
 // Registered user rules, then the GPU rules: always_inline,
 // gpu_cross_thread_reduction, gpu_multi_level_tiling, gpu_fuse_into_consumer_block,
-// gpu_root (docs/gpu.md).
+// skip (docs/gpu.md).
 std::vector<SketchRulePtr> gpu_sketch_rules();
-// Rule 2 (always_inline), shared by the CPU and GPU rule lists.
+// Rule 2 (always_inline) and rule 1 (skip: the node stays at root for
+// annotation), shared by the CPU and GPU rule lists. On a GPU, skip's root
+// Funcs become kernels of their own whose pure loops the annotator binds.
 SketchRulePtr make_always_inline_rule();
+SketchRulePtr make_skip_rule();
 std::vector<SketchRulePtr> registered_sketch_rules();
 
 // --- Helpers rules are written with --------------------------------------
