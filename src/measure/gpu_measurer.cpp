@@ -94,7 +94,7 @@ GpuMeasurer::GpuMeasurer(const PipelineDAG &dag, MeasureOptions options, GpuMeas
     if (!options_.target.has_gpu_feature()) {
         throw UserError("GpuMeasurer needs a target with a GPU API (cuda or opencl), not " + options_.target.to_string());
     }
-    runner_ = gpu_runner_path();
+    runner_ = gpu_runner_path(options_.gpu_runner);
     probe_devices();
     work_dir_ = make_work_dir();
     try {

@@ -15,10 +15,10 @@ bool runnable(const std::string &path) { return access(path.c_str(), X_OK) == 0;
 
 }  // namespace
 
-std::string gpu_runner_path() {
-    if (const char *env = std::getenv("HL_ANSOR_GPU_RUNNER"); env && *env) {
-        if (runnable(env)) return env;
-        throw UserError(std::string("HL_ANSOR_GPU_RUNNER names ") + env + ", which is not an executable file");
+std::string gpu_runner_path(const std::string &given) {
+    if (!given.empty()) {
+        if (runnable(given)) return given;
+        throw UserError("HL_ANSOR_GPU_RUNNER names " + given + ", which is not an executable file");
     }
     std::vector<std::string> tried;
     Dl_info info;

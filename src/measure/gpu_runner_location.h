@@ -1,5 +1,5 @@
 #pragma once
-// Where ansor_gpu_runner is: $HL_ANSOR_GPU_RUNNER if set, else beside the
+// Where ansor_gpu_runner is: the path given (HL_ANSOR_GPU_RUNNER) if any, else beside the
 // binary that holds this code (libansor.so, where the install puts it, as
 // the shipped cost model is found: model_file.h), else in this build tree.
 #include <string>
@@ -8,7 +8,9 @@ namespace ansor {
 
 constexpr const char *kGpuRunnerName = "ansor_gpu_runner";
 
-// The runner's path; a UserError naming every path tried when none exists.
-std::string gpu_runner_path();
+// The runner's path: `given` if not empty (a UserError if it is not an
+// executable), else the first that exists of the places above; a UserError
+// naming every path tried when none does.
+std::string gpu_runner_path(const std::string &given = "");
 
 }  // namespace ansor

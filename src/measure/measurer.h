@@ -86,6 +86,9 @@ struct MeasureOptions {
     // Address space each measuring process may map beyond what it inherited
     // from the tuner (HL_ANSOR_MEMORY_LIMIT; 0: no limit).
     uint64_t memory_limit_bytes = default_memory_limit_bytes();
+    // ansor_gpu_runner's path for GPU targets (HL_ANSOR_GPU_RUNNER; "": found
+    // as gpu_runner_location.h says).
+    std::string gpu_runner;
     // When set, the reference child also writes the inputs it ran on to this
     // directory, as ansor_gpu_runner reads them (runner_files.h; inputs.json
     // names the files and the outputs' regions), so that another process

@@ -330,9 +330,7 @@ TEST_CASE("gpu runner: found beside the build, probes devices, and a missing one
 
     // HL_ANSOR_GPU_RUNNER is a known option (the option parser rejects unknown HL_ANSOR_ names).
     CHECK(Options::from_map({{"HL_ANSOR_GPU_RUNNER", runner}}).gpu_runner == runner);
-    setenv("HL_ANSOR_GPU_RUNNER", runner.c_str(), 1);
-    CHECK(gpu_runner_path() == runner);
-    setenv("HL_ANSOR_GPU_RUNNER", "/nonexistent/ansor_gpu_runner", 1);
-    CHECK_THROWS_WITH_AS(gpu_runner_path(), doctest::Contains("/nonexistent/ansor_gpu_runner"), UserError);
-    unsetenv("HL_ANSOR_GPU_RUNNER");
+    CHECK(gpu_runner_path(runner) == runner);
+    CHECK_THROWS_WITH_AS(gpu_runner_path("/nonexistent/ansor_gpu_runner"), doctest::Contains("/nonexistent/ansor_gpu_runner"),
+                         UserError);
 }

@@ -409,9 +409,13 @@ TEST_CASE("gpu annotation: tiles within the block's limits, GPU feature columns 
             const LoopNest m = program->replay();
             const std::string gemm = ansor_test::resolve(dag, "gemm");
             int64_t threads = 1;
+            std::vector<int64_t> thread_dims;  // outermost first; Halide's x is the innermost
             for (const ModelLoop &l : m.stage(gemm, 1).loops) {
-                if (l.annotation == Annotation::GpuThread) threads *= l.extent;
+                if (l.annotation != Annotation::GpuThread) continue;
+                threads *= l.extent;
+                thread_dims.push_back(l.extent);
             }
+            REQUIRE(!thread_dims.empty());
             full_warps += threads % facts.warp_size == 0;
             const ModelFunc &intm = m.func(intermediate_name(gemm));
             int64_t tile = 1;
@@ -424,7 +428,11 @@ TEST_CASE("gpu annotation: tiles within the block's limits, GPU feature columns 
                 if (m.funcs()[row.func].name != gemm || row.stage != 1) continue;
                 seen = true;
                 CHECK(row.values[feature_index("is_gpu")] == 1.f);
-                CHECK(row.values[feature_index("threadIdx_x_len")] == doctest::Approx(features::slog((double)threads)));
+                const char *dims[] = {"threadIdx_x_len", "threadIdx_y_len", "threadIdx_z_len"};
+                for (size_t k = 0; k < thread_dims.size(); k++) {
+                    const double extent = (double)thread_dims[thread_dims.size() - 1 - k];
+                    CHECK(row.values[feature_index(dims[k])] == doctest::Approx(features::slog(extent)));
+                }
                 CHECK(row.values[feature_index("blockIdx_x_len")] > 0.f);
             }
             CHECK(seen);
