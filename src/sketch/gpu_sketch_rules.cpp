@@ -130,10 +130,7 @@ class GpuCrossThreadReduction : public SketchRule {
 public:
     std::string name() const override { return "gpu_cross_thread_reduction"; }
     RuleResult condition(const SketchContext &ctx, const State &, int i) const override {
-        const Node &n = ctx.dag.node(i);
-        if (!n.modelled || !n.has_more_reduction_parallel || n.stages.size() < 2) return RuleResult::Pass;
-        const StageInfo &st = n.stages.back();
-        return st.has_reduction() && st.modelled ? RuleResult::Apply : RuleResult::Pass;
+        return needs_reduction_factoring(ctx.dag, i) ? RuleResult::Apply : RuleResult::Pass;
     }
     SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
         const Node &n = ctx.dag.node(i);

@@ -54,10 +54,7 @@ class AddRfactor : public SketchRule {
 public:
     std::string name() const override { return "add_rfactor"; }
     RuleResult condition(const SketchContext &ctx, const State &, int i) const override {
-        const Node &n = ctx.dag.node(i);
-        if (!n.modelled || !n.has_more_reduction_parallel || n.stages.size() < 2) return RuleResult::Pass;
-        const StageInfo &st = n.stages.back();
-        return st.has_reduction() && st.modelled ? RuleResult::Apply : RuleResult::Pass;
+        return needs_reduction_factoring(ctx.dag, i) ? RuleResult::Apply : RuleResult::Pass;
     }
     SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
         const Node &n = ctx.dag.node(i);
@@ -335,6 +332,13 @@ public:
 };
 
 }  // namespace
+
+bool needs_reduction_factoring(const PipelineDAG &dag, int node) {
+    const Node &n = dag.node(node);
+    if (!n.modelled || !n.has_more_reduction_parallel || n.stages.size() < 2) return false;
+    const StageInfo &st = n.stages.back();
+    return st.has_reduction() && st.modelled;
+}
 
 SketchRulePtr make_always_inline_rule() { return std::make_shared<AlwaysInline>(); }
 SketchRulePtr make_skip_rule() { return std::make_shared<Skip>(); }

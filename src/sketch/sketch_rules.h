@@ -64,6 +64,9 @@ std::vector<std::vector<std::string>> add_multi_level_tiling(State &s, const std
                                                              const std::string &structure);
 // compute_root for a non-output Func.
 void add_compute_root(State &s, int node);
+// Whether node's last stage reduces with more reduction than space
+// parallelism (CPU rule 6, add_rfactor; on a GPU, the cross-thread reduction).
+bool needs_reduction_factoring(const PipelineDAG &dag, int node);
 // Whether a stage can take multi-level tiling.
 bool is_tileable(const PipelineDAG &dag, int node, int stage);
 // Whether a rule already gave the Func a loop structure.
