@@ -11,7 +11,10 @@
 #
 #   apps/gpu_benchmark/build_gpu_benchmark.sh OUT_DIR [BUILD_DIR]
 #
-# HL_ANSOR_* options apply to Ansor's scheduling as in any build.
+# HL_ANSOR_* options apply to Ansor's scheduling as in any build. With
+# ANSOR_BASELINE_PLUGIN=/path/to/another/libansor.so (another build of the
+# plugin, with its model file beside it), its programs join as the variant
+# ansor_base, timed in the same rounds.
 set -euo pipefail
 out=${1:?usage: build_gpu_benchmark.sh OUT_DIR [BUILD_DIR]}
 build=$(realpath "${2:-build}")
@@ -28,6 +31,9 @@ for f in "$gen" "$plugin" "$runner"; do
   [[ -x $f || -f $f ]] || { echo "build_gpu_benchmark.sh: $f is missing; build the project first" >&2; exit 1; }
 done
 mkdir -p "$out"
+variants=(li2018 ansor)
+[[ -n ${ANSOR_BASELINE_PLUGIN:-} ]] && variants+=(ansor_base)
+echo "${variants[*]}" > "$out/variants.txt"
 
 # name op generator-params. The unscheduled CPU reference is built for every
 # shape but gmm_4096 (137 GFLOP of scalar code would take minutes); there the
@@ -62,6 +68,11 @@ for line in "${shapes[@]}"; do
   "$gen" -g "$op" -o "$out" -f "${name}_ansor" -e static_library,schedule target=$gpu_target \
     -p "$plugin" -s Ansor auto_schedule=true machine_params=$machine $params
   link_shared "$out/${name}_ansor"
+  if [[ -n ${ANSOR_BASELINE_PLUGIN:-} ]]; then
+    "$gen" -g "$op" -o "$out" -f "${name}_ansor_base" -e static_library,schedule target=$gpu_target \
+      -p "$ANSOR_BASELINE_PLUGIN" -s Ansor auto_schedule=true machine_params=$machine $params
+    link_shared "$out/${name}_ansor_base"
+  fi
 done
 cp "$runner" "$here/vendor_gpu.py" "$here/run_gpu_benchmark.sh" "$here/compare_outputs.py" "$out/"
 echo "built into $out; on the GPU machine: cd $out && ./run_gpu_benchmark.sh"

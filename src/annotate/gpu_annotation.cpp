@@ -228,6 +228,28 @@ void RandomAnnotator::bind_gpu_stage(State &out, LoopNest &m, const std::string 
         add(std::make_shared<GpuSingleThreadStep>(func, stage));
         return;
     }
+    // A reduction loop outside the run (the outer RVar of a cross-thread
+    // reduction's intermediate) would stay on the host and launch the kernel
+    // once per iteration: it moves inside, so each thread walks it.
+    {
+        const ModelStage &st = m.stage(func, stage);
+        std::vector<std::string> outer_space, outer_reduction, rest;
+        bool before_run = true;
+        for (const ModelLoop &l : st.loops) {
+            const bool in_run = std::find(run.begin(), run.end(), l.name) != run.end();
+            before_run = before_run && !in_run;
+            if (in_run) continue;
+            if (!before_run) rest.push_back(l.name);
+            else (l.kind == LoopKind::Reduction ? outer_reduction : outer_space).push_back(l.name);
+        }
+        if (!outer_reduction.empty()) {
+            std::vector<std::string> order = outer_space;
+            order.insert(order.end(), run.begin(), run.end());
+            order.insert(order.end(), outer_reduction.begin(), outer_reduction.end());
+            order.insert(order.end(), rest.begin(), rest.end());
+            add(std::make_shared<ReorderStep>(func, stage, order));
+        }
+    }
     std::string loop = run[0];
     if (run.size() > 1) {
         auto fuse = std::make_shared<FuseStep>(func, stage, run);

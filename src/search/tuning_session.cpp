@@ -1,5 +1,6 @@
 #include "search/tuning_session.h"
 
+#include "model/gpu_launch_model.h"
 #include "model/make_cost_model.h"
 #include "model/model_file.h"
 #include "measure/gpu_measurer.h"
@@ -253,11 +254,15 @@ std::vector<State> TuningSession::zero_shot_ranking(int count) {
     if (settings_.model_file.empty() && settings_.pretrain.empty() && !parts_.make_model) return {};
     CostModel &ranker = model();
     if (!ranker.can_rank()) return {};
+    return evolve_under(ranker, count);
+}
+
+std::vector<State> TuningSession::evolve_under(CostModel &ranker, int count) {
     auto start = std::chrono::steady_clock::now();
     EvolutionOptions evolution = settings_.tuner.evolution;
     if (settings_.progress) {
-        std::fprintf(stderr, "[ansor] zero-shot: evolving %d programs for %d generations under the cost model\n",
-                     evolution.population, evolution.generations);
+        std::fprintf(stderr, "[ansor] zero-shot: evolving %d programs for %d generations under the %s model\n",
+                     evolution.population, evolution.generations, ranker.name().c_str());
     }
     EvolutionarySearch search(*sampler_, *annotator_, settings_.annotation, ranker, evolution);
     std::mt19937_64 rng(settings_.tuner.seed);
@@ -313,19 +318,15 @@ std::optional<State> TuningSession::verified_gpu_choice(SessionChoice::How &how)
     // (each is built, and run on PoCL), and from every structure the model
     // ranks highly, so that one sketch whose programs Halide cannot run
     // here (or at all) does not leave the build without a program.
+    // Ranked by the launch model, not the learned one: the shipped model
+    // was trained on CPU measurements and cannot tell a well-occupied GPU
+    // kernel from a starved one (docs/gpu.md, "Ranking without a GPU").
     constexpr int kCandidates = 8;
-    std::vector<State> ranked = structurally_diverse(zero_shot_ranking(8 * kCandidates), kCandidates / 2, kCandidates);
-    how.zero_shot = !ranked.empty();
-    if (ranked.empty()) {
-        std::mt19937_64 rng(settings_.tuner.seed);
-        for (int i = 0; i < kCandidates; i++) {
-            std::optional<State> s = sampler_->sample(rng);
-            if (s) ranked.push_back(*s);
-        }
-        std::fprintf(stderr, "[ansor] no cost model that can rank (HL_ANSOR_MODEL, HL_ANSOR_PRETRAIN): verifying "
-                             "%zu random GPU programs in turn\n", ranked.size());
-    }
+    GpuLaunchModel launch(dag_, *gpu_target_facts(target_), settings_.annotation.parallelism);
+    std::vector<State> ranked = structurally_diverse(evolve_under(launch, 8 * kCandidates), kCandidates / 2, kCandidates);
     if (ranked.empty()) return std::nullopt;
+    how.zero_shot = true;
+    how.ranked_by = launch.name();
     GpuMeasurer *verifier = gpu_verifier();
     if (!verifier) {
         how.gpu_verification = "unverified: " + gpu_unverifiable_;
@@ -405,8 +406,12 @@ SessionChoice TuningSession::choose() {
     if (how.from_log) {
         src << "best record of " << settings_.log << ", " << how.best_ms << " ms";
     } else if (how.zero_shot) {
-        src << "zero-shot: the program the cost model ranks best, nothing measured";
-        if (!settings_.model_file.empty()) src << " (model " << settings_.model_file << ")";
+        if (!how.ranked_by.empty()) {
+            src << "zero-shot: the program the " << how.ranked_by << " model ranks best, nothing measured";
+        } else {
+            src << "zero-shot: the program the cost model ranks best, nothing measured";
+            if (!settings_.model_file.empty()) src << " (model " << settings_.model_file << ")";
+        }
     } else if (how.measured) {
         src << "best of " << how.trials << " measured programs";
         if (!history_.empty()) src << " and " << history_.size() << " from " << settings_.log;

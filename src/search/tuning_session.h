@@ -46,6 +46,7 @@ struct SessionChoice {
         bool measured = false;  // false: nothing valid was measured or logged
         bool from_log = false;  // the log's best record, applied without measuring
         bool zero_shot = false; // ranked best by the cost model, nothing measured
+        std::string ranked_by;  // the ranking model's name where it is not the session's cost model
         double best_ms = 0;
         int trials = 0, failures = 0;  // this session's measurements
         std::string not_measured_because;  // why the pipeline could not be measured, if it could not
@@ -121,6 +122,9 @@ private:
     // The `count` programs the cost model ranks best after evolving a
     // population under it, best first; empty if the model cannot rank.
     std::vector<State> zero_shot_ranking(int count);
+    // The `count` programs `ranker` ranks best after evolving a population
+    // under it (progress on stderr), best first.
+    std::vector<State> evolve_under(CostModel &ranker, int count);
     // GPU targets: the measurer that verifies programs where no GPU times
     // them (gpu_choice.h); null, with the reason in gpu_unverifiable_, when
     // the reference cannot run here.

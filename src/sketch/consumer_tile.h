@@ -43,4 +43,8 @@ SketchRulePtr make_cache_read_rule();
 // inside it.
 SketchRulePtr make_sliding_window_rule();
 
+// The lookup-table rule (lookup_table_rule.cpp): a strictly inlinable Func
+// read at data-dependent indices, computed at root beside its inlined sketch.
+SketchRulePtr make_lookup_table_rule();
+
 }  // namespace ansor

@@ -10,6 +10,7 @@
 #include "search/mutations.h"
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
+#include "measure_test_support.h"
 #include "test_pipelines.h"
 #include "util/errors.h"
 
@@ -21,9 +22,7 @@ using namespace ansor;
 
 namespace {
 
-Halide::Target cpu() {
-    return Halide::Target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
-}
+Halide::Target cpu() { return ansor_test::cpu_target(); }
 
 std::string name_of(const PipelineDAG &dag, const std::string &base) { return ansor_test::resolve(dag, base); }
 
@@ -64,16 +63,6 @@ State with_cache_read(const State &sketch, const std::string &func,
         if (auto c = step->as<CacheReadStep>()) step = edit(*c);
     }
     return out;
-}
-
-MeasureOptions measure_options() {
-    MeasureOptions o;
-    o.target = cpu();
-    o.threads = 2;
-    o.repeats = 1;
-    o.measure_seconds = 0;
-    o.timeout_s = 60;
-    return o;
 }
 
 }  // namespace
@@ -188,12 +177,6 @@ TEST_CASE("cache read: matrix products with a staged operand compute what the re
         for (int i = 0; i < 20 && programs.size() < 8; i++) {
             if (auto child = mutator.mutate(programs[0], rng); child && reads_through_cache(*child)) programs.push_back(*child);
         }
-        ForkMeasurer measurer(dag, measure_options());
-        auto results = measurer.measure(programs);
-        REQUIRE(results.size() == programs.size());
-        for (size_t i = 0; i < programs.size(); i++) {
-            CAPTURE(programs[i].source());
-            CHECK_MESSAGE(results[i].ok, results[i].error);
-        }
+        ansor_test::expect_all_correct(dag, programs);
     }
 }

@@ -8,6 +8,7 @@
 #include "search/state_edit.h"
 #include "search/tuner.h"
 #include "sketch/sketch_generator.h"
+#include "measure_test_support.h"
 #include "test_pipelines.h"
 #include "util/target.h"
 
@@ -22,9 +23,7 @@ using namespace ansor;
 
 namespace {
 
-Halide::Target cpu() {
-    return Halide::Target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
-}
+Halide::Target cpu() { return ansor_test::cpu_target(); }
 
 AnnotationOptions annotation() {
     AnnotationOptions ao;
@@ -79,16 +78,6 @@ std::string group_json(const State &s, const std::string &func) {
         for (const auto &step : g->steps) j.push_back(step->to_json());
     }
     return j.dump();
-}
-
-MeasureOptions measure_options() {
-    MeasureOptions o;
-    o.target = cpu();
-    o.threads = 2;
-    o.repeats = 1;
-    o.measure_seconds = 0;
-    o.timeout_s = 60;
-    return o;
 }
 
 }  // namespace
@@ -346,7 +335,7 @@ TEST_CASE("evolution: children of mutation and crossover compute what the refere
             if (auto c = mutator.mutate(parents[i], rng)) children.push_back(*c);
         }
         CHECK(children.size() == 4);
-        ForkMeasurer measurer(m.dag, measure_options());
+        ForkMeasurer measurer(m.dag, ansor_test::correctness_options());
         auto results = measurer.measure(children);
         for (size_t i = 0; i < children.size(); i++) {
             CAPTURE(children[i].source());

@@ -8,6 +8,7 @@
 #include "search/mutations.h"
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
+#include "measure_test_support.h"
 #include "test_pipelines.h"
 
 #include <doctest/doctest.h>
@@ -18,9 +19,7 @@ using namespace ansor;
 
 namespace {
 
-Halide::Target cpu() {
-    return Halide::Target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
-}
+Halide::Target cpu() { return ansor_test::cpu_target(); }
 
 // D = (A * B) * E: a matrix product whose consumer is another one (no
 // elementwise consumer to fuse into), like conv -> conv.
@@ -64,16 +63,6 @@ bool at(const std::optional<Location> &l, const std::string &func, const std::st
     return l && l->kind == LocationKind::At && l->func == func && l->loop == loop;
 }
 
-MeasureOptions measure_options() {
-    MeasureOptions o;
-    o.target = cpu();
-    o.threads = 2;
-    o.repeats = 1;
-    o.measure_seconds = 0;
-    o.timeout_s = 60;
-    return o;
-}
-
 // `per_sketch` random annotations of each sketch that `pick` selects.
 std::vector<State> annotate_sketches(const PipelineDAG &dag, const std::vector<State> &sketches, int per_sketch,
                                      const std::function<bool(const State &)> &pick) {
@@ -97,16 +86,6 @@ std::vector<State> annotate_sketches(const PipelineDAG &dag, const std::vector<S
         CHECK(made == per_sketch);
     }
     return out;
-}
-
-void check_outputs(const PipelineDAG &dag, const std::vector<State> &programs) {
-    ForkMeasurer measurer(dag, measure_options());
-    auto results = measurer.measure(programs);
-    REQUIRE(results.size() == programs.size());
-    for (size_t i = 0; i < programs.size(); i++) {
-        CAPTURE(programs[i].source());
-        CHECK_MESSAGE(results[i].ok, results[i].error);
-    }
 }
 
 }  // namespace
@@ -287,6 +266,6 @@ TEST_CASE("fusion rules: programs of the new sketches compute what the reference
         };
         std::vector<State> programs = annotate_sketches(dag, sketches, 3, is_new);
         CHECK(programs.size() >= 3);
-        check_outputs(dag, programs);
+        ansor_test::expect_all_correct(dag, programs);
     }
 }

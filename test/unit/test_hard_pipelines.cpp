@@ -10,6 +10,8 @@
 #include "search/autoschedule.h"
 
 #include <Halide.h>
+#include "measure_test_support.h"
+
 #include <doctest/doctest.h>
 
 using namespace ansor;
@@ -34,7 +36,7 @@ int ansor_test_shift(halide_buffer_t *in, int dx, int dy, halide_buffer_t *out) 
 
 namespace {
 
-const Target cpu("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+const Target cpu = ansor_test::cpu_target();
 
 std::vector<Internal::Function> functions(const std::vector<Func> &fs) {
     std::vector<Internal::Function> out;
@@ -48,16 +50,6 @@ Options small_budget() {
     o.repeats = 1;
     o.measure_seconds = 0;
     o.progress = false;
-    return o;
-}
-
-MeasureOptions measure_options() {
-    MeasureOptions o;
-    o.target = cpu;
-    o.threads = 2;
-    o.repeats = 1;
-    o.measure_seconds = 0;
-    o.timeout_s = 60;
     return o;
 }
 
@@ -97,7 +89,7 @@ TEST_CASE("hard pipelines: an extern stage the JIT cannot resolve is scheduled w
     CHECK(mentions(why[0] + why[1], "extern stage 'shift_a"));
     CHECK(mentions(why[0] + why[1], "extern stage 'shift_b"));
     CHECK(mentions(why[0], "ansor_test_defined_elsewhere"));
-    CHECK_THROWS_AS(ForkMeasurer(dag, measure_options()), MeasurementUnavailable);
+    CHECK_THROWS_AS(ForkMeasurer(dag, ansor_test::correctness_options()), MeasurementUnavailable);
 
     AutoscheduleResult r = autoschedule(functions({g}), cpu, 2, small_budget());
     CHECK_FALSE(r.measured);
@@ -143,7 +135,7 @@ TEST_CASE("hard pipelines: a Tuple output with estimates on its output buffers i
     const Node &n = dag.node(*dag.index_of(out.name()));
     REQUIRE(n.region.size() == 2);
     CHECK(n.region[0].extent == 150);
-    ForkMeasurer measurer(dag, measure_options());
+    ForkMeasurer measurer(dag, ansor_test::correctness_options());
     CHECK(measurer.reference().ok);
     AutoscheduleResult r = autoschedule(functions({out}), cpu, 2, small_budget());
     CHECK(r.measured);
@@ -175,7 +167,7 @@ TEST_CASE("hard pipelines: inputs are sized by what is read, embedded Buffers in
     CHECK(stand_in.width() == w + 1);
     CHECK(stand_in(5, 9) == input(5, 9));  // the original's data where it has any
 
-    ForkMeasurer measurer(dag, measure_options());
+    ForkMeasurer measurer(dag, ansor_test::correctness_options());
     CHECK(measurer.reference().ok);
     AutoscheduleResult r = autoschedule(functions({hh, g}), cpu, 2, small_budget());
     CHECK(r.measured);
@@ -211,7 +203,7 @@ TEST_CASE("hard pipelines: a reference past Halide's buffer limit inlines what i
     CHECK(root_buffer_bytes(dag.node(big_index)) > kLargestBufferBytes);
     CHECK(reference_inlined(dag)[big_index]);
     CHECK(measurement_obstacles(dag).empty());
-    ForkMeasurer measurer(dag, measure_options());
+    ForkMeasurer measurer(dag, ansor_test::correctness_options());
     CHECK_MESSAGE(measurer.reference().ok, measurer.reference().error);
 
     SUBCASE("one the reference cannot inline is named, and not measured") {
@@ -247,7 +239,7 @@ TEST_CASE("pinned bounds: an output constraint wins over its estimate, with a wa
     // The loops the features and the search see follow the constraint.
     CHECK(n.stages[0].space_points() == 128 * 32);
 
-    ForkMeasurer measurer(dag, measure_options());
+    ForkMeasurer measurer(dag, ansor_test::correctness_options());
     CHECK_MESSAGE(measurer.reference().ok, measurer.reference().error);
     AutoscheduleResult r = autoschedule(functions({relu}), cpu, 2, small_budget());
     CHECK(r.measured);
@@ -277,7 +269,7 @@ TEST_CASE("pinned bounds: input constraints size and lay out the measurement's i
     CHECK(b.dim(1).stride() == 3 * 64);
     CHECK_FALSE(is_dense(b));
 
-    ForkMeasurer measurer(dag, measure_options());
+    ForkMeasurer measurer(dag, ansor_test::correctness_options());
     CHECK_MESSAGE(measurer.reference().ok, measurer.reference().error);
     State inline_all(dag);
     std::vector<MeasureResult> results = measurer.measure({inline_all});
@@ -307,7 +299,7 @@ TEST_CASE("pinned bounds: an output pinned to a strided layout is measured and c
     out.set_estimates({{0, 32}, {0, 24}, {0, 3}});
     out.output_buffer().dim(0).set_stride(3).dim(2).set_stride(1);
     PipelineDAG dag(functions({out}), 2);
-    ForkMeasurer measurer(dag, measure_options());
+    ForkMeasurer measurer(dag, ansor_test::correctness_options());
     CHECK_MESSAGE(measurer.reference().ok, measurer.reference().error);
     State inline_all(dag);
     std::vector<MeasureResult> results = measurer.measure({inline_all});

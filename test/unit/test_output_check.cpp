@@ -8,6 +8,7 @@
 #include "model/random_cost_model.h"
 #include "search/tuner.h"
 #include "sketch/sketch_generator.h"
+#include "measure_test_support.h"
 #include "test_pipelines.h"
 
 #include <doctest/doctest.h>
@@ -20,17 +21,7 @@ using namespace Halide;
 
 namespace {
 
-const Target cpu("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
-
-MeasureOptions measure_options() {
-    MeasureOptions o;
-    o.target = cpu;
-    o.threads = 2;
-    o.repeats = 1;
-    o.measure_seconds = 0;
-    o.timeout_s = 60;
-    return o;
-}
+const Target cpu = ansor_test::cpu_target();
 
 std::vector<Internal::Function> functions(const std::vector<Func> &fs) {
     std::vector<Internal::Function> out;
@@ -287,7 +278,7 @@ TEST_CASE("histogram equalisation through float: correct schedules pass, a dropp
         CHECK_FALSE(c.ok());
     }
     SUBCASE("sampled schedules, measured and checked: every one passes") {
-        ForkMeasurer measurer(dag, measure_options());
+        ForkMeasurer measurer(dag, ansor_test::correctness_options());
         AnnotationOptions ao;
         ao.parallelism = 2;
         RandomAnnotator annotator(dag, cpu, ao);
@@ -316,7 +307,7 @@ TEST_CASE("measure: Tuple outputs and several outputs are measured and checked")
     spread.set_estimate(x, 0, 95).set_estimate(y, 0, 64);
     sum.set_estimate(x, 0, 96).set_estimate(y, 0, 63);
     PipelineDAG dag(functions({spread, sum}), 2);
-    ForkMeasurer measurer(dag, measure_options());
+    ForkMeasurer measurer(dag, ansor_test::correctness_options());
     CHECK(measurer.reference().ok);
     State root(dag);
     std::vector<MeasureResult> results = measurer.measure({root});
@@ -332,7 +323,7 @@ TEST_CASE("measure: an all-NaN reference is reported as unverifiable") {
     bad(x) = in(x) * 0.f + NAN;
     bad.set_estimate(x, 0, 64);
     PipelineDAG dag(functions({bad}), 2);
-    CHECK_THROWS_WITH(ForkMeasurer(dag, measure_options()), doctest::Contains("unverifiable"));
+    CHECK_THROWS_WITH(ForkMeasurer(dag, ansor_test::correctness_options()), doctest::Contains("unverifiable"));
 }
 
 TEST_CASE("compare: a float through a float-to-integer conversion may jump on a few elements, by a bounded amount") {

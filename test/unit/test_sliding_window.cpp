@@ -10,6 +10,7 @@
 #include "search/mutations.h"
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
+#include "measure_test_support.h"
 #include "test_pipelines.h"
 #include "util/errors.h"
 
@@ -19,9 +20,7 @@ using namespace ansor;
 
 namespace {
 
-Halide::Target cpu() {
-    return Halide::Target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
-}
+Halide::Target cpu() { return ansor_test::cpu_target(); }
 
 std::string name_of(const PipelineDAG &dag, const std::string &base) { return ansor_test::resolve(dag, base); }
 
@@ -60,16 +59,6 @@ State sliding_stage_1(const PipelineDAG &dag) {
     s.add(std::make_shared<ComputeLocationStep>(s1, Location{LocationKind::At, out, 0, "y_1"}));
     s.add(std::make_shared<StoreAtStep>(s1, Location{LocationKind::At, out, 0, "x_0"}));
     return s;
-}
-
-MeasureOptions measure_options() {
-    MeasureOptions o;
-    o.target = cpu();
-    o.threads = 2;
-    o.repeats = 1;
-    o.measure_seconds = 0;
-    o.timeout_s = 60;
-    return o;
 }
 
 }  // namespace
@@ -218,12 +207,6 @@ TEST_CASE("sliding window: programs of the sliding sketches compute what the ref
         for (int i = 0; i < 20 && programs.size() < 6; i++) {
             if (auto child = mutator.mutate(programs[0], rng); child && slides(*child)) programs.push_back(*child);
         }
-        ForkMeasurer measurer(dag, measure_options());
-        auto results = measurer.measure(programs);
-        REQUIRE(results.size() == programs.size());
-        for (size_t i = 0; i < programs.size(); i++) {
-            CAPTURE(programs[i].source());
-            CHECK_MESSAGE(results[i].ok, results[i].error);
-        }
+        ansor_test::expect_all_correct(dag, programs);
     }
 }

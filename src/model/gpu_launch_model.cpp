@@ -1,0 +1,183 @@
+#include "model/gpu_launch_model.h"
+
+#include "state/state.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace ansor {
+
+namespace {
+
+// Per-SM resources of compute capability 8.0 (A100; 9.0 has as many warps
+// and more shared memory): CUDA C++ Programming Guide, "Compute
+// Capabilities". A kernel hides latency with resident warps times the
+// independent operations each has in flight (Volkov, "Better performance at
+// lower occupancy", 2010): 32 warps per SM without instruction-level
+// parallelism (half the SM), 8 with four independent accumulators each.
+constexpr int64_t kWarpsPerSm = 64;
+constexpr int64_t kBlocksPerSm = 32;
+constexpr int64_t kRegistersPerSm = 65536;
+constexpr int64_t kSharedBytesPerSm = 164 * 1024;
+constexpr double kWarpInstructionsPerCycle = 4;  // one per warp scheduler
+constexpr double kWarpsToHideLatency = 32;
+constexpr int64_t kMaxIndependentAccumulators = 4;
+// A kernel launch (driver and block scheduling), in cycles: about 3 us.
+constexpr double kLaunchCycles = 5000;
+// Extra cycles a load from global memory (through L1/L2) costs over one
+// from shared memory or a register, per loaded value, amortised.
+constexpr double kGlobalLoadCycles = 4;
+constexpr double kSharedLoadCycles = 2;
+
+int64_t product(const std::vector<int64_t> &v) {
+    int64_t p = 1;
+    for (int64_t e : v) p *= std::max<int64_t>(1, e);
+    return p;
+}
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / std::max<int64_t>(1, b); }
+
+struct KernelWork {
+    GpuLaunchEstimate::Kernel k;
+    double cost = 0;  // sum over its stages of iterations x cycles per iteration
+};
+
+// Calls one iteration of `f`'s stage makes (inlined callees not counted).
+int64_t calls_per_iteration(const PipelineDAG &dag, const LoopNest &m, const ModelFunc &f, int stage) {
+    const ModelFunc &origin = f.dag_index >= 0 ? f : m.func(f.created_from);
+    if (origin.dag_index < 0) return 1;
+    const Node &n = dag.node(origin.dag_index);
+    if (n.stages.empty()) return 1;
+    const size_t s = std::min<size_t>((size_t)std::max(0, stage), n.stages.size() - 1);
+    return std::max<int64_t>(1, (int64_t)n.stages[f.dag_index >= 0 ? s : n.stages.size() - 1].calls.size());
+}
+
+}  // namespace
+
+GpuLaunchModel::GpuLaunchModel(const PipelineDAG &dag, const GpuTargetFacts &gpu, int sm_count)
+    : dag_(dag), gpu_(gpu), sm_count_(std::max(1, sm_count)) {}
+
+GpuLaunchEstimate GpuLaunchModel::estimate(const State &program) const {
+    const LoopNest m = program.replay();
+    std::map<std::pair<std::string, int>, KernelWork> kernels;
+    struct StageCost {
+        std::pair<std::string, int> kernel;
+        double cost;
+        bool in_thread;
+        const ModelFunc *func;
+        int stage;
+    };
+    std::vector<StageCost> stages;
+    for (const ModelFunc &f : m.funcs()) {
+        if (f.location.kind == LocationKind::Inline) continue;
+        const std::vector<Location> enclosing = m.enclosing_loops(f.name);
+        int64_t outer = 1;
+        bool in_thread = false;
+        for (const Location &l : enclosing) {
+            const ModelLoop &loop = m.loop(l.func, l.stage, l.loop);
+            outer *= std::max<int64_t>(1, loop.extent);
+            in_thread = in_thread || loop.annotation == Annotation::GpuThread;
+        }
+        for (size_t s = 0; s < f.stages.size(); s++) {
+            const ModelStage &st = f.stages[s];
+            int64_t own = 1;
+            for (const ModelLoop &l : st.loops) own *= std::max<int64_t>(1, l.extent);
+            std::pair<std::string, int> key = enclosing.empty() ? std::make_pair(f.name, (int)s)
+                                                                : std::make_pair(enclosing.back().func,
+                                                                                 enclosing.back().stage);
+            KernelWork &kw = kernels[key];
+            kw.k.func = key.first;
+            kw.k.stage = key.second;
+            if (in_thread) kw.k.register_tile = std::max(kw.k.register_tile, product(f.extents));
+            if (enclosing.empty()) {
+                // The kernel's own loops: host loops outside the bound ones
+                // launch it repeatedly; blocks and threads from the bindings.
+                bool bound_seen = st.gpu_single_thread;
+                for (const ModelLoop &l : st.loops) {
+                    const bool bound = l.annotation == Annotation::GpuBlock || l.annotation == Annotation::GpuThread;
+                    bound_seen = bound_seen || bound;
+                    if (l.annotation == Annotation::GpuBlock) kw.k.blocks *= std::max<int64_t>(1, l.extent);
+                    if (l.annotation == Annotation::GpuThread) kw.k.threads *= std::max<int64_t>(1, l.extent);
+                    if (!bound_seen) kw.k.launches *= std::max<int64_t>(1, l.extent);
+                }
+            }
+            stages.push_back({key, (double)outer * (double)own, in_thread, &f, (int)s});
+        }
+        if (f.memory_type == Halide::MemoryType::GPUShared && !enclosing.empty()) {
+            kernels[{enclosing.back().func, enclosing.back().stage}].k.shared_bytes += product(f.extents) * 4;
+        }
+    }
+    // Cycles per iteration: one operation, plus its loads, which a register
+    // tile of R values reuses about sqrt(R) times (a tile of sqrt(R) x
+    // sqrt(R) outputs reads sqrt(R) + sqrt(R) operands per reduction step).
+    for (size_t i = 0; i < stages.size(); i++) {
+        StageCost &sc = stages[i];
+        KernelWork &kw = kernels[sc.kernel];
+        const double load = kw.k.shared_bytes > 0 ? kSharedLoadCycles : kGlobalLoadCycles;
+        const double reuse = sc.in_thread ? std::sqrt((double)std::max<int64_t>(1, product(sc.func->extents))) : 1.0;
+        const double per_iteration = 1 + load * (double)calls_per_iteration(dag_, m, *sc.func, sc.stage) / reuse;
+        sc.cost *= per_iteration;
+        kw.cost += sc.cost;
+    }
+    GpuLaunchEstimate out;
+    for (auto &kv : kernels) {
+        GpuLaunchEstimate::Kernel &k = kv.second.k;
+        const int64_t warps = ceil_div(k.threads, gpu_.warp_size);
+        const int64_t registers = std::min<int64_t>(gpu_.max_registers_per_thread, 24 + 2 * k.register_tile);
+        int64_t resident = std::min({kBlocksPerSm, kWarpsPerSm / std::max<int64_t>(1, warps),
+                                     kRegistersPerSm / std::max<int64_t>(1, registers * gpu_.warp_size * warps)});
+        if (k.shared_bytes > 0) resident = std::min(resident, kSharedBytesPerSm / k.shared_bytes);
+        resident = std::max<int64_t>(1, resident);
+        const int64_t per_sm = std::min(resident, ceil_div(k.blocks, sm_count_));
+        k.waves = ceil_div(k.blocks, sm_count_ * resident);
+        k.warps_per_sm = per_sm * warps;
+        const double ilp = (double)std::min<int64_t>(k.register_tile, kMaxIndependentAccumulators);
+        const double efficiency = std::min(1.0, (double)k.warps_per_sm * ilp / kWarpsToHideLatency);
+        const double per_thread = kv.second.cost / ((double)k.blocks * (double)k.threads * (double)k.launches);
+        const double per_wave = (double)per_sm * (double)warps * per_thread / kWarpInstructionsPerCycle / efficiency;
+        k.cycles = (double)k.launches * ((double)k.waves * per_wave + kLaunchCycles);
+        out.cycles += k.cycles;
+        out.per_kernel.push_back(k);
+    }
+    out.kernels = (int)out.per_kernel.size();
+    return out;
+}
+
+std::vector<double> GpuLaunchModel::predict(const std::vector<State> &states) {
+    std::vector<double> out;
+    for (const ProgramPrediction &p : predict_stages(states)) out.push_back(p.score);
+    return out;
+}
+
+std::vector<ProgramPrediction> GpuLaunchModel::predict_stages(const std::vector<State> &states) {
+    std::vector<ProgramPrediction> out(states.size());
+    for (size_t i = 0; i < states.size(); i++) {
+        ProgramPrediction &p = out[i];
+        try {
+            const GpuLaunchEstimate e = estimate(states[i]);
+            p.score = -std::log(std::max(1.0, e.cycles));
+            // A kernel's cycles go to its root stage; stages computed inside it score 0.
+            const LoopNest m = states[i].replay();
+            std::map<std::pair<std::string, int>, double> kernel_cycles;
+            for (const GpuLaunchEstimate::Kernel &k : e.per_kernel) kernel_cycles[{k.func, k.stage}] = k.cycles;
+            for (const ModelFunc &f : m.funcs()) {
+                if (f.location.kind == LocationKind::Inline) continue;
+                const std::vector<Location> enclosing = m.enclosing_loops(f.name);
+                for (size_t s = 0; s < f.stages.size(); s++) {
+                    auto key = enclosing.empty() ? std::make_pair(f.name, (int)s)
+                                                 : std::make_pair(enclosing.back().func, enclosing.back().stage);
+                    p.stage_funcs.push_back(f.name);
+                    p.stage_indices.push_back((int)s);
+                    p.stage_scores.push_back(enclosing.empty() ? -kernel_cycles[key] : 0.0);
+                }
+            }
+        } catch (const InvalidState &) {
+            p.score = -std::numeric_limits<double>::infinity();
+        }
+    }
+    return out;
+}
+
+}  // namespace ansor

@@ -1,0 +1,90 @@
+// A lookup table kept as a table: a strictly inlinable Func that a consumer
+// reads at data-dependent indices (a tone curve indexed by pixel values, a
+// remapping function indexed by quantised levels) and that costs arithmetic
+// to compute. Inlined, as always_inline would, it is recomputed at every
+// lookup; computed at root it is computed once per entry and read back. The
+// rule keeps the table at root beside always_inline's sketch, which still
+// inlines it: where the table is barely reused, the search picks that one.
+#include "sketch/consumer_tile.h"
+
+namespace ansor {
+
+namespace {
+
+using namespace Halide::Internal;
+
+// Whether an expression reads data: a call to a Func or an input buffer.
+class FindDataRead : public IRGraphVisitor {
+    using IRGraphVisitor::visit;
+    void visit(const Call *op) override {
+        found = found || op->call_type == Call::Halide || op->call_type == Call::Image;
+        IRGraphVisitor::visit(op);
+    }
+
+public:
+    bool found = false;
+};
+
+bool reads_data(const Halide::Expr &e) {
+    FindDataRead finder;
+    e.accept(&finder);
+    return finder.found;
+}
+
+// Whether the Func's value does arithmetic (more than a constant, a bare
+// variable or a single call): only then does a table save work.
+bool computes(const Node &n) {
+    const Definition &def = n.func.definition();
+    for (const Halide::Expr &v : def.values()) {
+        if (!v.as<Variable>() && !v.as<Call>() && !is_const(v)) return true;
+    }
+    return false;
+}
+
+// Lookups `n` serves: calls at a data-dependent index, each counted once per
+// point of the calling stage's loops.
+int64_t data_dependent_lookups(const PipelineDAG &dag, const Node &n) {
+    int64_t lookups = 0;
+    for (int c : n.consumers) {
+        for (const StageInfo &st : dag.node(c).stages) {
+            for (const CallSite &call : st.calls) {
+                if (call.callee != n.name) continue;
+                bool data_index = false;
+                for (const Halide::Expr &a : call.args) data_index = data_index || reads_data(a);
+                if (data_index) lookups += std::max<int64_t>(1, st.space_points()) * std::max<int64_t>(1, st.reduction_points());
+            }
+        }
+    }
+    return lookups;
+}
+
+int64_t table_points(const Node &n) {
+    int64_t points = 1;
+    for (const DimRange &r : n.region) points *= std::max<int64_t>(1, r.extent);
+    return points;
+}
+
+// A table pays where it serves several lookups per entry.
+constexpr int64_t kLookupsPerEntry = 4;
+
+class KeepLookupTable : public SketchRule {
+public:
+    std::string name() const override { return "keep_lookup_table"; }
+    RuleResult condition(const SketchContext &ctx, const State &, int i) const override {
+        const Node &n = ctx.dag.node(i);
+        if (n.is_output || !n.is_strict_inlinable || !n.modelled || !computes(n)) return RuleResult::Pass;
+        const int64_t lookups = data_dependent_lookups(ctx.dag, n);
+        return lookups > 0 && lookups >= kLookupsPerEntry * table_points(n) ? RuleResult::Apply : RuleResult::Pass;
+    }
+    SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
+        State next = s;
+        add_compute_root(next, i);
+        return {{next, i - 1}};
+    }
+};
+
+}  // namespace
+
+SketchRulePtr make_lookup_table_rule() { return std::make_shared<KeepLookupTable>(); }
+
+}  // namespace ansor
