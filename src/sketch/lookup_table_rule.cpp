@@ -7,6 +7,8 @@
 // inlines it: where the table is barely reused, the search picks that one.
 #include "sketch/consumer_tile.h"
 
+#include <map>
+
 namespace ansor {
 
 namespace {
@@ -41,18 +43,49 @@ bool computes(const Node &n) {
     return false;
 }
 
-// Lookups `n` serves: calls at a data-dependent index, each counted once per
-// point of the calling stage's loops.
+// Whether an expression calls the Func `table` at an index that reads data.
+// Halide's definitions bind common subexpressions in lets, so an index may
+// be a let variable: lets are substituted before the index is looked at.
+class FindDataDependentLookup : public IRGraphVisitor {
+    using IRGraphVisitor::visit;
+    void visit(const Let *op) override {
+        op->value.accept(this);
+        lets_[op->name] = substitute(lets_, op->value);
+        op->body.accept(this);
+    }
+    void visit(const Call *op) override {
+        if (op->call_type == Call::Halide && op->name == table_) {
+            for (const Halide::Expr &a : op->args) found = found || reads_data(substitute(lets_, a));
+        }
+        IRGraphVisitor::visit(op);
+    }
+    std::string table_;
+    std::map<std::string, Halide::Expr> lets_;
+
+public:
+    explicit FindDataDependentLookup(std::string table) : table_(std::move(table)) {}
+    bool found = false;
+};
+
+bool looks_up(const Definition &def, const std::string &table) {
+    FindDataDependentLookup finder(table);
+    for (const Halide::Expr &v : def.values()) v.accept(&finder);
+    for (const Halide::Expr &a : def.args()) a.accept(&finder);
+    return finder.found;
+}
+
+// Lookups `n` serves: its consumers' stages that read it at a data-dependent
+// index, each lookup counted once per point of the stage's loops.
 int64_t data_dependent_lookups(const PipelineDAG &dag, const Node &n) {
     int64_t lookups = 0;
     for (int c : n.consumers) {
-        for (const StageInfo &st : dag.node(c).stages) {
-            for (const CallSite &call : st.calls) {
-                if (call.callee != n.name) continue;
-                bool data_index = false;
-                for (const Halide::Expr &a : call.args) data_index = data_index || reads_data(a);
-                if (data_index) lookups += std::max<int64_t>(1, st.space_points()) * std::max<int64_t>(1, st.reduction_points());
-            }
+        const Node &consumer = dag.node(c);
+        for (size_t s = 0; s < consumer.stages.size(); s++) {
+            const Function &f = consumer.func;
+            const Definition &def = s == 0 ? f.definition() : f.updates()[s - 1];
+            if (!looks_up(def, n.name)) continue;
+            const StageInfo &st = consumer.stages[s];
+            lookups += std::max<int64_t>(1, st.space_points()) * std::max<int64_t>(1, st.reduction_points());
         }
     }
     return lookups;
