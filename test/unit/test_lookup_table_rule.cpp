@@ -88,3 +88,17 @@ TEST_CASE("lookup table rule: programs with the table at root compute the refere
     }
     ansor_test::expect_all_correct(dag, programs);
 }
+
+TEST_CASE("lookup table rule: an index bound in a let (as Halide's common subexpressions bind it) counts as data") {
+    ImageParam in(UInt(8), 2, "in");
+    in.dim(0).set_estimate(0, 256).dim(1).set_estimate(0, 256);
+    Var i("i"), x("x"), y("y");
+    Func gamma("gamma"), out("out");
+    gamma(i) = cast<uint8_t>(clamp(pow(cast<float>(i) / 255.f, 2.2f) * 255.f + 0.5f, 0.f, 255.f));
+    const Expr t = Internal::Variable::make(Int(32), "t");
+    out(x, y) = Internal::Let::make("t", cast<int>(in(x, y)), gamma(t) + gamma(t / 2));
+    out.set_estimate(x, 0, 256).set_estimate(y, 0, 256);
+    PipelineDAG dag({out.function()}, 2);
+    const auto sketches = generate_sketches({dag, ansor_test::cpu_target()});
+    CHECK(count_with(dag, sketches, "gamma", LocationKind::Root) == 1);
+}
