@@ -12,6 +12,11 @@ rounds=${1:-3}
 runs=50
 ./ansor_gpu_runner --probe cuda || { echo "no usable CUDA device" >&2; exit 1; }
 min_ms() { python3 -c 'import json,sys; print(json.loads(sys.stdin.read().strip().splitlines()[-1])["min_ms"])'; }
+# Keeps the lesser of a time and the best so far ("nan" for a run that failed).
+keep_best() {
+  [[ -z ${best[$1]:-} || $(python3 -c "t, b = float('$2'), float('${best[$1]}'); print(b != b or t < b)") == True ]] && best[$1]=$2
+}
+ratio() { python3 -c "print(f'{float(\"$1\") / float(\"$2\"):.2f}x')"; }
 
 # Correctness: each GPU program's outputs against the unscheduled CPU build on
 # the same random inputs (where there is one; else Ansor against Li2018).
@@ -40,10 +45,10 @@ for ((r = 0; r < rounds; r++)); do
     dims=$(echo "$params" | sed 's/[A-Za-z]*=//g')
     for v in "${variants[@]}"; do
       t=$(./ansor_gpu_runner "./${name}_$v.so" "${name}_$v" --random-inputs 7 --runs $runs | min_ms) || t=nan
-      k="$name/$v"; [[ -z ${best[$k]:-} || $(python3 -c "print($t < ${best[$k]})") == True ]] && best[$k]=$t
+      keep_best "$name/$v" "$t"
     done
-    read -r lib t _ < <(python3 vendor_gpu.py "$op" $dims)
-    k="$name/vendor"; [[ -z ${best[$k]:-} || $(python3 -c "print($t < ${best[$k]})") == True ]] && best[$k]=$t
+    read -r lib t _ < <(python3 vendor_gpu.py "$op" $dims) || t=nan
+    keep_best "$name/vendor" "$t"
     best["$name/lib"]=$lib
   done < shapes.txt
 done
@@ -59,7 +64,7 @@ while read -r name op params; do
   for v in "${variants[@]}" vendor; do line+=" ${best[$name/$v]}"; done
   line+=" ${best[$name/lib]}"
   for v in "${variants[@]}" vendor; do
-    [[ $v != ansor ]] && line+=" $(python3 -c "print(f'{${best[$name/$v]} / $a:.2f}x')")"
+    [[ $v != ansor ]] && line+=" $(ratio "${best[$name/$v]}" "$a")"
   done
   echo "$line"
 done < shapes.txt

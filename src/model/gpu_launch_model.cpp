@@ -26,10 +26,18 @@ constexpr double kWarpsToHideLatency = 32;
 constexpr int64_t kMaxIndependentAccumulators = 4;
 // A kernel launch (driver and block scheduling), in cycles: about 3 us.
 constexpr double kLaunchCycles = 5000;
-// Extra cycles a load from global memory (through L1/L2) costs over one
-// from shared memory or a register, per loaded value, amortised.
-constexpr double kGlobalLoadCycles = 4;
+// Cycles a loaded value costs beyond the operation that uses it, amortised:
+// from global memory where a warp's 32 threads read consecutive (or the
+// same) addresses, one transaction serves them all; where consecutive
+// threads read addresses a row apart, each thread costs a transaction of
+// its own. Shared memory costs less, bank conflicts aside.
+constexpr double kCoalescedLoadCycles = 4;
+constexpr double kUncoalescedLoadCycles = 32;
 constexpr double kSharedLoadCycles = 2;
+// A thread whose registers do not fit (more than the per-thread limit, or
+// the block's threads together more than the SM's file) spills to local
+// memory: its loads and stores cost this many times more.
+constexpr double kSpillFactor = 4;
 
 int64_t product(const std::vector<int64_t> &v) {
     int64_t p = 1;
@@ -44,14 +52,64 @@ struct KernelWork {
     double cost = 0;  // sum over its stages of iterations x cycles per iteration
 };
 
-// Calls one iteration of `f`'s stage makes (inlined callees not counted).
-int64_t calls_per_iteration(const PipelineDAG &dag, const LoopNest &m, const ModelFunc &f, int stage) {
+// What one iteration of `f`'s stage reads: the DAG stage it comes from (an
+// rfactor intermediate reads what its origin's update read), or null.
+const StageInfo *stage_info(const PipelineDAG &dag, const LoopNest &m, const ModelFunc &f, int stage) {
     const ModelFunc &origin = f.dag_index >= 0 ? f : m.func(f.created_from);
-    if (origin.dag_index < 0) return 1;
+    if (origin.dag_index < 0) return nullptr;
     const Node &n = dag.node(origin.dag_index);
-    if (n.stages.empty()) return 1;
-    const size_t s = std::min<size_t>((size_t)std::max(0, stage), n.stages.size() - 1);
-    return std::max<int64_t>(1, (int64_t)n.stages[f.dag_index >= 0 ? s : n.stages.size() - 1].calls.size());
+    if (n.stages.empty()) return nullptr;
+    if (f.dag_index < 0) return &n.stages.back();
+    return &n.stages[std::min<size_t>((size_t)std::max(0, stage), n.stages.size() - 1)];
+}
+
+// The variable consecutive threads of a warp step along: the innermost
+// origin of the innermost thread loop (threadIdx.x); empty without one. The
+// inner pieces of a split carry no origins of their own: such a piece walks
+// the innermost dim of the loop it was split from, whose origins its outer
+// sibling (same name but the last "_k") keeps.
+std::string warp_variable(const ModelStage &st) {
+    const ModelLoop *thread = nullptr;
+    for (const ModelLoop &l : st.loops) {
+        if (l.annotation == Annotation::GpuThread) thread = &l;
+    }
+    if (!thread) return "";
+    if (!thread->origins.empty()) return thread->origins.back().first;
+    const size_t cut = thread->name.rfind('_');
+    if (cut == std::string::npos) return "";
+    const std::string split_from = thread->name.substr(0, cut + 1);
+    for (const ModelLoop &l : st.loops) {
+        if (&l != thread && l.name.rfind(split_from, 0) == 0 && !l.origins.empty()) return l.origins.back().first;
+    }
+    return "";
+}
+
+// Cycles of loads per iteration of a stage computed per thread over a tile
+// of `f.extents` (a register tile; 1 x ... x 1 for a stage at root): each
+// call reads the tile's distinct values once, shared by the tile's points
+// that differ only in dims it does not index, coalesced or not by what
+// consecutive threads index.
+double load_cycles(const StageInfo &info, const ModelFunc &f, bool per_thread, const std::string &warp_var,
+                   bool shared) {
+    const double tile = per_thread ? (double)product(f.extents) : 1.0;
+    double cycles = 0;
+    for (const CallSite &call : info.calls) {
+        double distinct = 1;
+        if (per_thread) {
+            for (size_t d = 0; d < f.pure_args.size() && d < f.extents.size(); d++) {
+                bool used = false;
+                for (const Halide::Expr &a : call.args) used = used || Halide::Internal::expr_uses_var(a, f.pure_args[d]);
+                if (used) distinct *= (double)std::max<int64_t>(1, f.extents[d]);
+            }
+        }
+        bool coalesced = true;
+        for (size_t a = 1; a < call.args.size() && !warp_var.empty(); a++) {
+            coalesced = coalesced && !Halide::Internal::expr_uses_var(call.args[a], warp_var);
+        }
+        const double cost = shared ? kSharedLoadCycles : coalesced ? kCoalescedLoadCycles : kUncoalescedLoadCycles;
+        cycles += cost * distinct / tile;
+    }
+    return cycles;
 }
 
 }  // namespace
@@ -109,22 +167,24 @@ GpuLaunchEstimate GpuLaunchModel::estimate(const State &program) const {
             kernels[{enclosing.back().func, enclosing.back().stage}].k.shared_bytes += product(f.extents) * 4;
         }
     }
-    // Cycles per iteration: one operation, plus its loads, which a register
-    // tile of R values reuses about sqrt(R) times (a tile of sqrt(R) x
-    // sqrt(R) outputs reads sqrt(R) + sqrt(R) operands per reduction step).
-    for (size_t i = 0; i < stages.size(); i++) {
-        StageCost &sc = stages[i];
+    // Cycles per iteration: one operation plus its loads (load_cycles),
+    // more where the thread's registers spill.
+    for (const StageCost &sc : stages) {
         KernelWork &kw = kernels[sc.kernel];
-        const double load = kw.k.shared_bytes > 0 ? kSharedLoadCycles : kGlobalLoadCycles;
-        const double reuse = sc.in_thread ? std::sqrt((double)std::max<int64_t>(1, product(sc.func->extents))) : 1.0;
-        const double per_iteration = 1 + load * (double)calls_per_iteration(dag_, m, *sc.func, sc.stage) / reuse;
-        sc.cost *= per_iteration;
-        kw.cost += sc.cost;
+        const ModelStage &root = m.stage(sc.kernel.first, sc.kernel.second);
+        const StageInfo *info = stage_info(dag_, m, *sc.func, sc.stage);
+        double loads = info ? load_cycles(*info, *sc.func, sc.in_thread, warp_variable(root), kw.k.shared_bytes > 0)
+                            : kCoalescedLoadCycles;
+        const int64_t registers = 24 + 2 * kw.k.register_tile;
+        if (registers > gpu_.max_registers_per_thread || registers * kw.k.threads > kRegistersPerSm) loads *= kSpillFactor;
+        kw.cost += sc.cost * (1 + loads);
     }
     GpuLaunchEstimate out;
     for (auto &kv : kernels) {
         GpuLaunchEstimate::Kernel &k = kv.second.k;
         const int64_t warps = ceil_div(k.threads, gpu_.warp_size);
+        // 24 registers of addresses and indices, 2 per value of the register tile
+        // (the accumulator and an operand), at most the per-thread limit.
         const int64_t registers = std::min<int64_t>(gpu_.max_registers_per_thread, 24 + 2 * k.register_tile);
         int64_t resident = std::min({kBlocksPerSm, kWarpsPerSm / std::max<int64_t>(1, warps),
                                      kRegistersPerSm / std::max<int64_t>(1, registers * gpu_.warp_size * warps)});

@@ -124,6 +124,29 @@ TEST_CASE("gpu launch model: a sum over a million values ranks the cross-thread 
     CHECK(best_factored > best_single + std::log(20.0));
 }
 
+// out(x, y) = in(x, y) or in(y, x), 1024 x 1024.
+ansor_test::Pipe make_copy(bool transposed) {
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_estimate(0, 1024).dim(1).set_estimate(0, 1024);
+    Var x("x"), y("y");
+    Func out("out");
+    out(x, y) = transposed ? in(y, x) : in(x, y);
+    out.set_estimate(x, 0, 1024).set_estimate(y, 0, 1024);
+    return {{out}};
+}
+
+TEST_CASE("gpu launch model: a warp reading a row apart per thread costs more than one reading consecutively") {
+    auto copy = make_copy(false), transpose = make_copy(true);
+    PipelineDAG copy_dag(copy.functions(), 1), transpose_dag(transpose.functions(), 1);
+    GpuLaunchModel copy_model(copy_dag, *gpu_target_facts(cuda), 132), transpose_model(transpose_dag, *gpu_target_facts(cuda), 132);
+    double slowest_copy = 0, fastest_transpose = INFINITY;
+    for (const State &s : sample(copy_dag, 8, 9)) slowest_copy = std::max(slowest_copy, copy_model.estimate(s).cycles);
+    for (const State &s : sample(transpose_dag, 8, 9)) {
+        fastest_transpose = std::min(fastest_transpose, transpose_model.estimate(s).cycles);
+    }
+    CHECK(fastest_transpose > slowest_copy);
+}
+
 TEST_CASE("tuning session: without a GPU, GPU programs are ranked by the launch model and say so") {
     auto p = make_matmul(64);
     PipelineDAG dag(p.functions(), 1);
