@@ -18,29 +18,6 @@ namespace {
 
 const Target cuda("x86-64-linux-avx-avx2-cuda-cuda_capability_80");
 
-ansor_test::Pipe make_matmul(int n) {
-    ImageParam A(Float(32), 2, "A"), B(Float(32), 2, "B");
-    A.dim(0).set_estimate(0, n).dim(1).set_estimate(0, n);
-    B.dim(0).set_estimate(0, n).dim(1).set_estimate(0, n);
-    Var x("x"), y("y");
-    RDom k(0, n, "k");
-    Func c("gemm");
-    c(x, y) = 0.f;
-    c(x, y) += A(k, y) * B(x, k);
-    c.set_estimate(x, 0, n).set_estimate(y, 0, n);
-    return {{c}};
-}
-
-ansor_test::Pipe make_scalar_sum(int n) {
-    ImageParam in(Float(32), 1, "in");
-    in.dim(0).set_estimate(0, n);
-    RDom r(0, n, "r");
-    Func s("total");
-    s() = 0.f;
-    s() += in(r);
-    return {{s}};
-}
-
 std::vector<State> sample(const PipelineDAG &dag, int count, uint64_t seed) {
     RandomAnnotator annotator(dag, cuda, AnnotationOptions{});
     ProgramSampler sampler(generate_sketches({dag, cuda}), annotator);
@@ -62,7 +39,7 @@ bool has_step(const State &s, const std::string &kind) {
 }  // namespace
 
 TEST_CASE("gpu launch model: blocks and threads are the bound loops' extents") {
-    auto p = make_matmul(256);
+    auto p = ansor_test::make_matmul(256);
     PipelineDAG dag(p.functions(), 1);
     GpuLaunchModel model(dag, *gpu_target_facts(cuda), 108);
     const std::vector<State> programs = sample(dag, 24, 3);
@@ -84,13 +61,13 @@ TEST_CASE("gpu launch model: blocks and threads are the bound loops' extents") {
             CHECK(k.waves >= 1);
             // A 256x256 output in blocks of at most 1024 threads: whatever
             // the tiling, the gemm kernel covers every output once.
-            if (k.func == "gemm" && k.stage == 1) CHECK(blocks * threads * k.register_tile >= 256 * 256);
+            if (k.func == ansor_test::resolve(dag, "matmul") && k.stage == 1) CHECK(blocks * threads * k.register_tile >= 256 * 256);
         }
     }
 }
 
 TEST_CASE("gpu launch model: more SMs never make a program slower") {
-    auto p = make_matmul(512);
+    auto p = ansor_test::make_matmul(512);
     PipelineDAG dag(p.functions(), 1);
     GpuLaunchModel one(dag, *gpu_target_facts(cuda), 1), many(dag, *gpu_target_facts(cuda), 132);
     int faster = 0;
@@ -105,7 +82,7 @@ TEST_CASE("gpu launch model: more SMs never make a program slower") {
 TEST_CASE("gpu launch model: a sum over a million values ranks the cross-thread reduction above one thread") {
     // The plain sketch leaves the update to gpu_single_thread; the
     // cross-thread sketch rfactors it over many threads.
-    auto p = make_scalar_sum(1 << 20);
+    auto p = ansor_test::make_scalar_sum(1 << 20);
     PipelineDAG dag(p.functions(), 1);
     GpuLaunchModel model(dag, *gpu_target_facts(cuda), 108);
     const std::vector<State> programs = sample(dag, 32, 7);
@@ -148,7 +125,7 @@ TEST_CASE("gpu launch model: a warp reading a row apart per thread costs more th
 }
 
 TEST_CASE("tuning session: without a GPU, GPU programs are ranked by the launch model and say so") {
-    auto p = make_matmul(64);
+    auto p = ansor_test::make_matmul(64);
     PipelineDAG dag(p.functions(), 1);
     const Options options = Options::from_map({{"HL_ANSOR_TRIALS", "0"}, {"HL_ANSOR_PROGRESS", "0"}});
     TuningSession session(dag, cuda, session_settings(options, dag, cuda));

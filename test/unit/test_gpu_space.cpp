@@ -71,16 +71,6 @@ ansor_test::Pipe make_softmax(int rows, int cols) {
     return {{out}};
 }
 
-ansor_test::Pipe make_scalar_sum(int n) {
-    ImageParam in(Float(32), 1, "in");
-    in.dim(0).set_estimate(0, n);
-    RDom r(0, n, "r");
-    Func s("total");
-    s() = 0.f;
-    s() += in(r);
-    return {{s}};
-}
-
 ansor_test::Pipe make_histogram(int w, int h) {
     ImageParam in(UInt(8), 2, "in");
     in.dim(0).set_estimate(0, w).dim(1).set_estimate(0, h);
@@ -483,7 +473,7 @@ TEST_CASE("gpu programs lower for CUDA and OpenCL: GEMM, conv2d, depthwise, sten
         {"blur", [] { return ansor_test::make_blur(64, 32); }},
         {"softmax", [] { return make_softmax(64, 128); }},
         {"norm", [] { return ansor_test::make_norm(64); }},
-        {"scalar_sum", [] { return make_scalar_sum(4096); }},
+        {"scalar_sum", [] { return ansor_test::make_scalar_sum(4096); }},
         {"histogram", [] { return make_histogram(64, 32); }},
     };
     uint64_t seed = 1;

@@ -44,6 +44,17 @@ inline Pipe make_matmul_relu(int n = 64) {
     return {{relu}};
 }
 
+// total() = sum of in(r) over n values: a reduction to a scalar.
+inline Pipe make_scalar_sum(int n) {
+    ImageParam in(Float(32), 1, "in");
+    in.dim(0).set_estimate(0, n);
+    RDom r(0, n, "r");
+    Func s("total");
+    s() = 0.f;
+    s() += in(r);
+    return {{s}};
+}
+
 // out(b) = sqrt(sum over (i, j) of in(i, j, b)^2): little space, much reduction.
 inline Pipe make_norm(int m = 256) {
     ImageParam in(Float(32), 3, "in");
