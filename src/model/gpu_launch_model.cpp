@@ -64,14 +64,15 @@ const StageInfo *stage_info(const PipelineDAG &dag, const LoopNest &m, const Mod
 }
 
 // The variable consecutive threads of a warp step along: the innermost
-// origin of the innermost thread loop (threadIdx.x); empty without one. The
+// origin of the innermost thread loop of more than one thread (threadIdx.x,
+// or the next dim where x has extent 1); empty without one. The
 // inner pieces of a split carry no origins of their own: such a piece walks
 // the innermost dim of the loop it was split from, whose origins its outer
 // sibling (same name but the last "_k") keeps.
 std::string warp_variable(const ModelStage &st) {
     const ModelLoop *thread = nullptr;
     for (const ModelLoop &l : st.loops) {
-        if (l.annotation == Annotation::GpuThread) thread = &l;
+        if (l.annotation == Annotation::GpuThread && l.extent > 1) thread = &l;
     }
     if (!thread) return "";
     if (!thread->origins.empty()) return thread->origins.back().first;
