@@ -36,6 +36,7 @@ while read -r name op params; do
   fi
   for v in "${variants[@]}"; do
     [[ ref_$name != "$ref" && $v == li2018 ]] && continue
+    [[ -f ${v}_$name/outputs.json ]] || { echo "$name $v: not run"; continue; }
     echo "$name $v: relative error $(python3 compare_outputs.py "$ref" "${v}_$name" || echo WRONG) against $against"
   done
 done < shapes.txt
@@ -44,7 +45,8 @@ for ((r = 0; r < rounds; r++)); do
   while read -r name op params; do
     dims=$(echo "$params" | sed 's/[A-Za-z]*=//g')
     for v in "${variants[@]}"; do
-      t=$(./ansor_gpu_runner "./${name}_$v.so" "${name}_$v" --random-inputs 7 --runs $runs | min_ms) || t=nan
+      t=$(./ansor_gpu_runner "./${name}_$v.so" "${name}_$v" --random-inputs 7 --runs $runs 2>/dev/null | min_ms 2>/dev/null) || t=nan
+      [[ -n $t ]] || t=nan
       keep_best "$name/$v" "$t"
     done
     read -r lib t _ < <(python3 vendor_gpu.py "$op" $dims) || t=nan

@@ -26,13 +26,13 @@ constexpr double kWarpsToHideLatency = 32;
 constexpr int64_t kMaxIndependentAccumulators = 4;
 // A kernel launch (driver and block scheduling), in cycles: about 3 us.
 constexpr double kLaunchCycles = 5000;
-// Cycles a loaded value costs beyond the operation that uses it, amortised:
-// from global memory where a warp's 32 threads read consecutive (or the
-// same) addresses, one transaction serves them all; where consecutive
-// threads read addresses a row apart, each thread costs a transaction of
-// its own. Shared memory costs less, bank conflicts aside.
-constexpr double kCoalescedLoadCycles = 4;
-constexpr double kUncoalescedLoadCycles = 32;
+// Cycles a loaded value costs beyond the operation that uses it, amortised,
+// per 128-byte line a warp's load touches: one line where the warp's 32
+// threads read consecutive (or the same) addresses, one per thread where
+// they read addresses a row apart. Shared memory costs less, bank
+// conflicts aside.
+constexpr double kLineLoadCycles = 4;
+constexpr int64_t kElementsPerLine = 32;
 constexpr double kSharedLoadCycles = 2;
 // A thread whose registers do not fit (more than the per-thread limit, or
 // the block's threads together more than the SM's file) spills to local
@@ -63,35 +63,56 @@ const StageInfo *stage_info(const PipelineDAG &dag, const LoopNest &m, const Mod
     return &n.stages[std::min<size_t>((size_t)std::max(0, stage), n.stages.size() - 1)];
 }
 
-// The variable consecutive threads of a warp step along: the innermost
-// origin of the innermost thread loop of more than one thread (threadIdx.x,
-// or the next dim where x has extent 1); empty without one. The
-// inner pieces of a split carry no origins of their own: such a piece walks
-// the innermost dim of the loop it was split from, whose origins its outer
-// sibling (same name but the last "_k") keeps.
-std::string warp_variable(const ModelStage &st) {
-    const ModelLoop *thread = nullptr;
-    for (const ModelLoop &l : st.loops) {
-        if (l.annotation == Annotation::GpuThread && l.extent > 1) thread = &l;
-    }
-    if (!thread) return "";
-    if (!thread->origins.empty()) return thread->origins.back().first;
-    const size_t cut = thread->name.rfind('_');
+// The origin variable a thread loop walks. The inner pieces of a split
+// carry no origins of their own: such a piece walks the innermost dim of
+// the loop it was split from, whose origins its outer sibling (same name
+// but the last "_k") keeps.
+std::string walked_variable(const ModelStage &st, const ModelLoop &loop) {
+    if (!loop.origins.empty()) return loop.origins.back().first;
+    const size_t cut = loop.name.rfind('_');
     if (cut == std::string::npos) return "";
-    const std::string split_from = thread->name.substr(0, cut + 1);
+    const std::string split_from = loop.name.substr(0, cut + 1);
     for (const ModelLoop &l : st.loops) {
-        if (&l != thread && l.name.rfind(split_from, 0) == 0 && !l.origins.empty()) return l.origins.back().first;
+        if (&l != &loop && l.name.rfind(split_from, 0) == 0 && !l.origins.empty()) return l.origins.back().first;
     }
     return "";
 }
 
+// The dims one warp's 32 threads spread over: the thread loops of more
+// than one thread from the innermost (threadIdx.x) out, until they hold a
+// warp; each with how many of the warp's threads it spans.
+std::vector<std::pair<std::string, int64_t>> warp_dims(const ModelStage &st, int warp_size) {
+    std::vector<std::pair<std::string, int64_t>> dims;
+    int64_t lanes = 1;
+    for (auto it = st.loops.rbegin(); it != st.loops.rend() && lanes < warp_size; ++it) {
+        if (it->annotation != Annotation::GpuThread || it->extent <= 1) continue;
+        const int64_t span = std::min<int64_t>(it->extent, (warp_size + lanes - 1) / lanes);
+        lanes *= span;
+        const std::string var = walked_variable(st, *it);
+        if (!var.empty()) dims.push_back({var, span});
+    }
+    return dims;
+}
+
+// The extent of `var` in `f`'s register tile (1 outside one).
+int64_t tile_extent(const ModelFunc &f, bool per_thread, const std::string &var) {
+    if (!per_thread) return 1;
+    for (size_t d = 0; d < f.pure_args.size() && d < f.extents.size(); d++) {
+        if (f.pure_args[d] == var) return std::max<int64_t>(1, f.extents[d]);
+    }
+    return 1;
+}
+
 // Cycles of loads per iteration of a stage computed per thread over a tile
-// of `f.extents` (a register tile; 1 x ... x 1 for a stage at root): each
-// call reads the tile's distinct values once, shared by the tile's points
-// that differ only in dims it does not index, coalesced or not by what
-// consecutive threads index.
-double load_cycles(const StageInfo &info, const ModelFunc &f, bool per_thread, const std::string &warp_var,
-                   bool shared) {
+// of `f.extents` (a register tile; a stage at root has none). Each call
+// reads the tile's distinct values once, shared by the tile's points that
+// differ only in dims it does not index; each such load touches, across the
+// warp, one line per thread along a warp dim the call indexes outside its
+// innermost argument, and along a dim it indexes in the innermost argument
+// as many lines as the threads' elements (span x tile extent) fill.
+double load_cycles(const StageInfo &info, const ModelFunc &f, bool per_thread,
+                   const std::vector<std::pair<std::string, int64_t>> &warp, bool shared) {
+    using Halide::Internal::expr_uses_var;
     const double tile = per_thread ? (double)product(f.extents) : 1.0;
     double cycles = 0;
     for (const CallSite &call : info.calls) {
@@ -99,15 +120,22 @@ double load_cycles(const StageInfo &info, const ModelFunc &f, bool per_thread, c
         if (per_thread) {
             for (size_t d = 0; d < f.pure_args.size() && d < f.extents.size(); d++) {
                 bool used = false;
-                for (const Halide::Expr &a : call.args) used = used || Halide::Internal::expr_uses_var(a, f.pure_args[d]);
+                for (const Halide::Expr &a : call.args) used = used || expr_uses_var(a, f.pure_args[d]);
                 if (used) distinct *= (double)std::max<int64_t>(1, f.extents[d]);
             }
         }
-        bool coalesced = true;
-        for (size_t a = 1; a < call.args.size() && !warp_var.empty(); a++) {
-            coalesced = coalesced && !Halide::Internal::expr_uses_var(call.args[a], warp_var);
+        double lines = 1;
+        for (const auto &[var, span] : warp) {
+            bool outer = false;
+            for (size_t a = 1; a < call.args.size(); a++) outer = outer || expr_uses_var(call.args[a], var);
+            if (outer) {
+                lines *= (double)span;
+            } else if (!call.args.empty() && expr_uses_var(call.args[0], var)) {
+                const int64_t elements = span * tile_extent(f, per_thread, var);
+                lines *= (double)((elements + kElementsPerLine - 1) / kElementsPerLine);
+            }
         }
-        const double cost = shared ? kSharedLoadCycles : coalesced ? kCoalescedLoadCycles : kUncoalescedLoadCycles;
+        const double cost = shared ? kSharedLoadCycles : kLineLoadCycles * lines;
         cycles += cost * distinct / tile;
     }
     return cycles;
@@ -174,8 +202,9 @@ GpuLaunchEstimate GpuLaunchModel::estimate(const State &program) const {
         KernelWork &kw = kernels[sc.kernel];
         const ModelStage &root = m.stage(sc.kernel.first, sc.kernel.second);
         const StageInfo *info = stage_info(dag_, m, *sc.func, sc.stage);
-        double loads = info ? load_cycles(*info, *sc.func, sc.in_thread, warp_variable(root), kw.k.shared_bytes > 0)
-                            : kCoalescedLoadCycles;
+        double loads = info ? load_cycles(*info, *sc.func, sc.in_thread, warp_dims(root, gpu_.warp_size),
+                                          kw.k.shared_bytes > 0)
+                            : kLineLoadCycles;
         const int64_t registers = 24 + 2 * kw.k.register_tile;
         if (registers > gpu_.max_registers_per_thread || registers * kw.k.threads > kRegistersPerSm) loads *= kSpillFactor;
         kw.cost += sc.cost * (1 + loads);

@@ -48,10 +48,10 @@ inline void apply_schedule_gmm_1024_ansor(
     Func output_intm = output.update(0).rfactor({});
     output.update(0).split(b, b_0, b_r1, 1, TailStrategy::GuardWithIf);
     output.update(0).split(b_r1, b_1, b_2, 1, TailStrategy::GuardWithIf);
-    output.update(0).split(i, i_0, i_r1, 64, TailStrategy::GuardWithIf);
-    output.update(0).split(i_r1, i_1, i_2, 4, TailStrategy::GuardWithIf);
-    output.update(0).split(j, j_0, j_r1, 32, TailStrategy::GuardWithIf);
-    output.update(0).split(j_r1, j_1, j_2, 8, TailStrategy::GuardWithIf);
+    output.update(0).split(i, i_0, i_r1, 32, TailStrategy::GuardWithIf);
+    output.update(0).split(i_r1, i_1, i_2, 16, TailStrategy::GuardWithIf);
+    output.update(0).split(j, j_0, j_r1, 128, TailStrategy::GuardWithIf);
+    output.update(0).split(j_r1, j_1, j_2, 2, TailStrategy::GuardWithIf);
     output.update(0).reorder(j_2, i_2, b_2, j_1, i_1, b_1, j_0, i_0, b_0);
     output.update(0).gpu_blocks(b_0);
     output.update(0).gpu_blocks(i_0);
@@ -61,18 +61,18 @@ inline void apply_schedule_gmm_1024_ansor(
     output.update(0).gpu_threads(j_1);
     output.fuse(i, b, b_i_j_f1);
     output.fuse(j, b_i_j_f1, b_i_j_f);
-    output.split(b_i_j_f, b_i_j_f_0, b_i_j_f_1, 512, TailStrategy::Auto);
+    output.split(b_i_j_f, b_i_j_f_0, b_i_j_f_1, 64, TailStrategy::Auto);
     output.gpu_blocks(b_i_j_f_0);
     output.gpu_threads(b_i_j_f_1);
     output.update(0).unroll(i_2);
     output.update(0).unroll(j_2);
     output_intm.compute_at(output, j_1);
     output_intm.update(0).split(b, b_0, b_1, 1, TailStrategy::GuardWithIf);
-    output_intm.update(0).split(i, i_0, i_1, 1, TailStrategy::GuardWithIf);
-    output_intm.update(0).split(j, j_0, j_1, 4, TailStrategy::GuardWithIf);
+    output_intm.update(0).split(i, i_0, i_1, 4, TailStrategy::GuardWithIf);
+    output_intm.update(0).split(j, j_0, j_1, 2, TailStrategy::GuardWithIf);
     output_intm.update(0).split(r_x, r_x_0, r_x_1, 2, TailStrategy::Auto);
     output_intm.update(0).reorder(j_1, i_1, b_1, r_x_1, j_0, i_0, b_0, r_x_0);
-    output_intm.update(0).unroll(j_1);
+    output_intm.update(0).unroll(i_1);
     rhs_im.compute_inline();
     lhs_im.compute_inline();
 

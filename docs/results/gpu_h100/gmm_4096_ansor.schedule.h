@@ -48,10 +48,10 @@ inline void apply_schedule_gmm_4096_ansor(
     Func output_intm = output.update(0).rfactor({});
     output.update(0).split(b, b_0, b_r1, 1, TailStrategy::GuardWithIf);
     output.update(0).split(b_r1, b_1, b_2, 1, TailStrategy::GuardWithIf);
-    output.update(0).split(i, i_0, i_r1, 256, TailStrategy::GuardWithIf);
-    output.update(0).split(i_r1, i_1, i_2, 8, TailStrategy::GuardWithIf);
-    output.update(0).split(j, j_0, j_r1, 64, TailStrategy::GuardWithIf);
-    output.update(0).split(j_r1, j_1, j_2, 8, TailStrategy::GuardWithIf);
+    output.update(0).split(i, i_0, i_r1, 128, TailStrategy::GuardWithIf);
+    output.update(0).split(i_r1, i_1, i_2, 16, TailStrategy::GuardWithIf);
+    output.update(0).split(j, j_0, j_r1, 128, TailStrategy::GuardWithIf);
+    output.update(0).split(j_r1, j_1, j_2, 4, TailStrategy::GuardWithIf);
     output.update(0).reorder(j_2, i_2, b_2, j_1, i_1, b_1, j_0, i_0, b_0);
     output.update(0).gpu_blocks(b_0);
     output.update(0).gpu_blocks(i_0);
@@ -68,12 +68,11 @@ inline void apply_schedule_gmm_4096_ansor(
     output.update(0).unroll(j_2);
     output_intm.compute_at(output, j_1);
     output_intm.update(0).split(b, b_0, b_1, 1, TailStrategy::GuardWithIf);
-    output_intm.update(0).split(i, i_0, i_1, 8, TailStrategy::GuardWithIf);
-    output_intm.update(0).split(j, j_0, j_1, 4, TailStrategy::GuardWithIf);
-    output_intm.update(0).split(r_x, r_x_0, r_x_1, 32, TailStrategy::Auto);
+    output_intm.update(0).split(i, i_0, i_1, 2, TailStrategy::GuardWithIf);
+    output_intm.update(0).split(j, j_0, j_1, 1, TailStrategy::GuardWithIf);
+    output_intm.update(0).split(r_x, r_x_0, r_x_1, 8, TailStrategy::Auto);
     output_intm.update(0).reorder(j_1, i_1, b_1, r_x_1, j_0, i_0, b_0, r_x_0);
     output_intm.update(0).unroll(i_1);
-    output_intm.update(0).unroll(j_1);
     rhs_im.compute_inline();
     lhs_im.compute_inline();
 
