@@ -47,6 +47,10 @@ int64_t product(const std::vector<int64_t> &v) {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / std::max<int64_t>(1, b); }
 
+// Registers a thread needs: 24 for addresses and indices, 2 per value of its
+// register tile (the accumulator and an operand).
+int64_t registers_needed(int64_t register_tile) { return 24 + 2 * register_tile; }
+
 struct KernelWork {
     GpuLaunchEstimate::Kernel k;
     double cost = 0;  // sum over its stages of iterations x cycles per iteration
@@ -148,6 +152,7 @@ GpuLaunchModel::GpuLaunchModel(const PipelineDAG &dag, const GpuTargetFacts &gpu
 
 GpuLaunchEstimate GpuLaunchModel::estimate(const State &program) const {
     const LoopNest m = program.replay();
+    GpuLaunchEstimate out;
     std::map<std::pair<std::string, int>, KernelWork> kernels;
     struct StageCost {
         std::pair<std::string, int> kernel;
@@ -191,6 +196,7 @@ GpuLaunchEstimate GpuLaunchModel::estimate(const State &program) const {
                 }
             }
             stages.push_back({key, (double)outer * (double)own, in_thread, &f, (int)s});
+            out.stages.push_back({f.name, (int)s, 0.0});
         }
         if (f.memory_type == Halide::MemoryType::GPUShared && !enclosing.empty()) {
             kernels[{enclosing.back().func, enclosing.back().stage}].k.shared_bytes += product(f.extents) * 4;
@@ -205,17 +211,14 @@ GpuLaunchEstimate GpuLaunchModel::estimate(const State &program) const {
         double loads = info ? load_cycles(*info, *sc.func, sc.in_thread, warp_dims(root, gpu_.warp_size),
                                           kw.k.shared_bytes > 0)
                             : kLineLoadCycles;
-        const int64_t registers = 24 + 2 * kw.k.register_tile;
+        const int64_t registers = registers_needed(kw.k.register_tile);
         if (registers > gpu_.max_registers_per_thread || registers * kw.k.threads > kRegistersPerSm) loads *= kSpillFactor;
         kw.cost += sc.cost * (1 + loads);
     }
-    GpuLaunchEstimate out;
     for (auto &kv : kernels) {
         GpuLaunchEstimate::Kernel &k = kv.second.k;
         const int64_t warps = ceil_div(k.threads, gpu_.warp_size);
-        // 24 registers of addresses and indices, 2 per value of the register tile
-        // (the accumulator and an operand), at most the per-thread limit.
-        const int64_t registers = std::min<int64_t>(gpu_.max_registers_per_thread, 24 + 2 * k.register_tile);
+        const int64_t registers = std::min<int64_t>(gpu_.max_registers_per_thread, registers_needed(k.register_tile));
         int64_t resident = std::min({kBlocksPerSm, kWarpsPerSm / std::max<int64_t>(1, warps),
                                      kRegistersPerSm / std::max<int64_t>(1, registers * gpu_.warp_size * warps)});
         if (k.shared_bytes > 0) resident = std::min(resident, kSharedBytesPerSm / k.shared_bytes);
@@ -232,6 +235,10 @@ GpuLaunchEstimate GpuLaunchModel::estimate(const State &program) const {
         out.per_kernel.push_back(k);
     }
     out.kernels = (int)out.per_kernel.size();
+    for (GpuLaunchEstimate::Stage &st : out.stages) {
+        auto k = kernels.find({st.func, st.stage});
+        if (k != kernels.end()) st.cycles = k->second.k.cycles;
+    }
     return out;
 }
 
@@ -248,20 +255,10 @@ std::vector<ProgramPrediction> GpuLaunchModel::predict_stages(const std::vector<
         try {
             const GpuLaunchEstimate e = estimate(states[i]);
             p.score = -std::log(std::max(1.0, e.cycles));
-            // A kernel's cycles go to its root stage; stages computed inside it score 0.
-            const LoopNest m = states[i].replay();
-            std::map<std::pair<std::string, int>, double> kernel_cycles;
-            for (const GpuLaunchEstimate::Kernel &k : e.per_kernel) kernel_cycles[{k.func, k.stage}] = k.cycles;
-            for (const ModelFunc &f : m.funcs()) {
-                if (f.location.kind == LocationKind::Inline) continue;
-                const std::vector<Location> enclosing = m.enclosing_loops(f.name);
-                for (size_t s = 0; s < f.stages.size(); s++) {
-                    auto key = enclosing.empty() ? std::make_pair(f.name, (int)s)
-                                                 : std::make_pair(enclosing.back().func, enclosing.back().stage);
-                    p.stage_funcs.push_back(f.name);
-                    p.stage_indices.push_back((int)s);
-                    p.stage_scores.push_back(enclosing.empty() ? -kernel_cycles[key] : 0.0);
-                }
+            for (const GpuLaunchEstimate::Stage &st : e.stages) {
+                p.stage_funcs.push_back(st.func);
+                p.stage_indices.push_back(st.stage);
+                p.stage_scores.push_back(-st.cycles);
             }
         } catch (const InvalidState &) {
             p.score = -std::numeric_limits<double>::infinity();

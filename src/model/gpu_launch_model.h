@@ -35,6 +35,15 @@ struct GpuLaunchEstimate {
         double cycles = 0;
     };
     std::vector<Kernel> per_kernel;
+    // Every non-inlined stage in the model's Func order (the order of
+    // FeatureExtractor::extract) with the cycles charged to it: a kernel's
+    // to its root stage, 0 to the stages computed inside it.
+    struct Stage {
+        std::string func;
+        int stage = 0;
+        double cycles = 0;
+    };
+    std::vector<Stage> stages;
 };
 
 class GpuLaunchModel : public CostModel {

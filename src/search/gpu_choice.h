@@ -1,6 +1,7 @@
 #pragma once
 // A GPU program chosen where no GPU can time programs (this machine: the CUDA
-// toolkit, PoCL, no GPU). The cost model ranks; the candidates are then
+// toolkit, PoCL, no GPU). The GPU launch model ranks (gpu_launch_model.h);
+// the candidates are then
 // verified in rank order and the first that passes is applied:
 //   CUDA target: built for CUDA, its kernels assembled by ptxas within the
 //     GPU's limits (gpu_build.h), then the same schedule built for OpenCL and

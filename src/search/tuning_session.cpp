@@ -96,15 +96,15 @@ Measurer &TuningSession::measurer() {
     if (parts_.make_measurer) {
         measurer_ = parts_.make_measurer(dag_, settings_.measure);
     } else if (gpu_) {
-        // GPU programs are timed only on a GPU; elsewhere the cost model
-        // ranks and choose() verifies its first candidates (gpu_choice.h).
+        // GPU programs are timed only on a GPU; elsewhere the GPU launch
+        // model ranks and choose() verifies its first candidates (gpu_choice.h).
         GpuMeasurer *gpu = gpu_verifier();
         if (!gpu) throw MeasurementUnavailable(gpu_unverifiable_);
         if (!times_gpu_programs(*gpu)) {
             throw MeasurementUnavailable(
                 "no GPU here to time " + target_.to_string() + " programs on (" +
                 (gpu->run_device().empty() ? gpu->no_device_reason() : "programs run on " + gpu->run_device()) +
-                "): the cost model ranks them, and the chosen one is verified before it is applied");
+                "): the GPU launch model ranks them, and the chosen one is verified before it is applied");
         }
         reference_ms_ = gpu->reference().min_ms;
         measurer_ = std::move(gpu_verifier_);

@@ -105,7 +105,7 @@ public:
     std::string name() const override { return "keep_lookup_table"; }
     RuleResult condition(const SketchContext &ctx, const State &, int i) const override {
         const Node &n = ctx.dag.node(i);
-        if (n.is_output || !n.is_strict_inlinable || !n.modelled || !computes(n)) return RuleResult::Pass;
+        if (n.is_output || !n.is_strict_inlinable || !computes(n)) return RuleResult::Pass;
         const int64_t lookups = data_dependent_lookups(ctx.dag, n);
         return lookups > 0 && lookups >= kLookupsPerEntry * table_points(n) ? RuleResult::Apply : RuleResult::Pass;
     }
