@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(cmake g++ make libhalide14-0-dev libxgboost-dev doctest-dev libeigen3-dev nlohmann-json3-dev zlib1g-dev
           pocl-opencl-icd ocl-icd-libopencl1
-          libdnnl-dev libopenblas-dev python3-matplotlib)
+          libdnnl-dev libopenblas-dev python3-matplotlib libz3-dev openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
