@@ -1,0 +1,47 @@
+#include "graph_ir.h"
+
+namespace ansor_graph {
+
+std::string layout_name(Layout l) {
+    switch (l) {
+    case Layout::kPlain: return "plain";
+    case Layout::kNHWC: return "NHWC";
+    case Layout::kNCHW: return "NCHW";
+    }
+    return "?";
+}
+
+Layout parse_layout(const std::string &s, const std::string &where) {
+    if (s == "plain") return Layout::kPlain;
+    if (s == "NHWC") return Layout::kNHWC;
+    if (s == "NCHW") return Layout::kNCHW;
+    throw GraphError(where + ": unknown layout '" + s + "' (NHWC, NCHW, plain)");
+}
+
+int64_t element_count(const Shape &s) {
+    int64_t n = 1;
+    for (int d : s) n *= d;
+    return n;
+}
+
+std::string shape_string(const Shape &s) {
+    std::string out = "[";
+    for (size_t i = 0; i < s.size(); i++) out += (i ? ", " : "") + std::to_string(s[i]);
+    return out + "]";
+}
+
+const TensorInfo &Graph::tensor(const std::string &name) const {
+    auto it = tensors.find(name);
+    if (it == tensors.end()) throw GraphError("graph '" + this->name + "': no tensor '" + name + "'");
+    return it->second;
+}
+
+const std::vector<std::string> &known_ops() {
+    static const std::vector<std::string> ops = {
+        "conv2d",  "conv2d_transpose", "dense",      "matmul",     "batch_matmul", "add",       "mul",     "relu",
+        "relu6",   "gelu",       "sigmoid",    "concat",       "split",     "transpose", "reshape",
+        "max_pool2d", "avg_pool2d", "batch_norm", "softmax",   "layer_norm", "enlarge"};
+    return ops;
+}
+
+}  // namespace ansor_graph

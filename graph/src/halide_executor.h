@@ -1,0 +1,58 @@
+#pragma once
+// Runs a whole graph as one program of Halide pipelines: every kernel call
+// of the lowered graph (op_lowering.h) runs a JIT-compiled generator
+// pipeline on views of real tensors, each output the next call's input.
+// Each distinct (generator, params) is built and compiled once, scheduled
+// by the best program of a tuning log for its pipeline key if the log has
+// one (the lookup ansor_network_latency does), else by the default schedule
+// (every Func at root, the output's outermost loop of more than one
+// iteration parallel, its innermost vectorized).
+#include "op_lowering.h"
+#include "tensor_values.h"
+
+#include <memory>
+
+namespace ansor_graph {
+
+struct ExecutorOptions {
+    std::string target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+    std::string log_path;  // empty: default schedules only
+    int threads = 2;       // the DAGs' parallelism, so the log's records for this thread count apply
+};
+
+// What one compiled pipeline got.
+struct KernelReport {
+    std::string key;                 // generator and params
+    std::vector<std::string> nodes;  // graph nodes it runs for (in order, repeats removed)
+    int calls = 0;                   // kernel calls per whole-network run
+    std::string source;              // "log" or "default"
+    double logged_ms = 0;            // the log's time for it, where source is "log"
+};
+
+class GraphExecutor {
+public:
+    // Lowers and compiles; throws GraphError (or the build's error, naming the kernel).
+    GraphExecutor(const Graph &g, const ExecutorOptions &options);
+    ~GraphExecutor();
+    // Allocates every tensor; `declared` holds the graph's inputs and weights
+    // (declared_values()); they are copied in.
+    void bind(const TensorMap &declared);
+    // One whole-network run.
+    void run();
+    // Every tensor, after run(): inputs, weights, intermediates, outputs.
+    const TensorMap &tensors() const { return tensors_; }
+    const std::vector<KernelReport> &kernels() const { return reports_; }
+    size_t call_count() const;
+
+private:
+    struct Kernel;
+    struct Step;
+    const Graph &graph_;
+    LoweredGraph lowered_;
+    std::vector<std::unique_ptr<Kernel>> kernels_;
+    std::vector<std::unique_ptr<Step>> steps_;
+    std::vector<KernelReport> reports_;
+    TensorMap tensors_;
+};
+
+}  // namespace ansor_graph

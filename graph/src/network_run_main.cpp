@@ -1,0 +1,125 @@
+// ansor_network_run: runs a whole network graph (docs/graph.md) as one
+// program of Halide pipelines, checks its outputs against the plain-loop
+// reference and times whole-network runs.
+//
+//   ansor_network_run --graph FILE.json [--log LOG.jsonl] [--repeats N] [--threads T] [--seed S]
+//                     [--tolerance E] [--no-check] [--target T]
+//   ansor_network_run --graph FILE.json --list-tasks     (the task file, on stdout)
+//
+// Exit status: 0 when every output is within tolerance, 1 when one is not
+// or anything fails, 2 for a usage error.
+#include "graph_json.h"
+#include "halide_executor.h"
+#include "output_check.h"
+#include "reference_ops.h"
+#include "task_listing.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace ansor_graph;
+
+namespace {
+
+[[noreturn]] void usage(const std::string &problem) {
+    std::fprintf(stderr,
+                 "ansor_network_run: %s\nusage: ansor_network_run --graph FILE.json [--log LOG.jsonl] [--repeats 10] "
+                 "[--threads 2] [--seed 0] [--tolerance 1e-3] [--no-check] [--target T] [--list-tasks]\n",
+                 problem.c_str());
+    std::exit(2);
+}
+
+int positive(const std::string &flag, const std::string &v) {
+    char *end = nullptr;
+    long x = std::strtol(v.c_str(), &end, 10);
+    if (v.empty() || *end || x < 1 || x > 1000000) usage(flag + " needs a positive integer, got '" + v + "'");
+    return (int)x;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    std::string graph_path;
+    ExecutorOptions options;
+    int repeats = 10;
+    uint64_t seed = 0;
+    double tolerance = kDefaultTolerance;
+    bool list_tasks = false, check = true;
+    for (int i = 1; i < argc; i++) {
+        std::string f = argv[i];
+        if (f == "--list-tasks") {
+            list_tasks = true;
+            continue;
+        }
+        if (f == "--no-check") {
+            check = false;
+            continue;
+        }
+        if (i + 1 >= argc) usage("missing value after " + f);
+        std::string v = argv[++i];
+        if (f == "--graph") graph_path = v;
+        else if (f == "--log") options.log_path = v;
+        else if (f == "--target") options.target = v;
+        else if (f == "--repeats") repeats = positive(f, v);
+        else if (f == "--threads") options.threads = positive(f, v);
+        else if (f == "--seed") seed = std::strtoull(v.c_str(), nullptr, 10);
+        else if (f == "--tolerance") tolerance = std::atof(v.c_str());
+        else usage("unknown option " + f);
+    }
+    if (graph_path.empty()) usage("--graph is required");
+    // Halide's JIT thread pool reads this when it starts.
+    setenv("HL_NUM_THREADS", std::to_string(options.threads).c_str(), 1);
+    try {
+        Graph g = load_graph(graph_path);
+        if (list_tasks) {
+            std::printf("%s\n", task_file_of(g).dump(1).c_str());
+            return 0;
+        }
+        std::printf("graph %s: %zu nodes, %zu inputs, %zu weights\n", g.name.c_str(), g.nodes.size(), g.inputs.size(),
+                    g.weights.size());
+        GraphExecutor exec(g, options);
+        int from_log = 0;
+        for (const auto &k : exec.kernels()) from_log += k.source == "log";
+        std::printf("%zu kernel calls per run, %zu distinct kernels compiled (%d from the log, %zu default schedule)\n",
+                    exec.call_count(), exec.kernels().size(), from_log, exec.kernels().size() - from_log);
+        std::printf("  %-8s %5s  %-60s %s\n", "schedule", "calls", "kernel", "nodes");
+        for (const auto &k : exec.kernels()) {
+            std::string nodes;
+            for (size_t i = 0; i < k.nodes.size() && i < 3; i++) nodes += (i ? ", " : "") + k.nodes[i];
+            if (k.nodes.size() > 3) nodes += ", ... (" + std::to_string(k.nodes.size()) + " nodes)";
+            std::printf("  %-8s %5d  %-60s %s\n", k.source.c_str(), k.calls, k.key.c_str(), nodes.c_str());
+        }
+        const TensorMap declared = declared_values(g, seed);
+        exec.bind(declared);
+        exec.run();  // also the warm-up
+        bool ok = true;
+        if (check) {
+            TensorMap ref = declared;
+            run_reference(g, ref);
+            for (const auto &name : g.outputs) {
+                TensorCheck c = check_tensor(name, exec.tensors().at(name), ref.at(name));
+                std::printf("check: output '%s' %s max error %.3g relative to scale %.3g: %s (tolerance %g)\n",
+                            name.c_str(), shape_string(g.tensor(name).shape).c_str(), c.error, c.scale,
+                            c.ok(tolerance) ? "ok" : "WRONG", tolerance);
+                ok = ok && c.ok(tolerance);
+            }
+        } else {
+            std::printf("check: skipped (--no-check)\n");
+        }
+        std::vector<double> ms;
+        for (int r = 0; r < repeats; r++) {
+            auto t0 = std::chrono::steady_clock::now();
+            exec.run();
+            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        }
+        std::sort(ms.begin(), ms.end());
+        std::printf("end-to-end latency: best %.3f ms, median %.3f ms over %d whole-network runs after 1 warm-up (%d threads)\n",
+                    ms.front(), ms[ms.size() / 2], repeats, options.threads);
+        return ok ? 0 : 1;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "ansor_network_run: %s\n", e.what());
+        return 1;
+    }
+}

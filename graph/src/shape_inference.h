@@ -1,0 +1,14 @@
+#pragma once
+// Shape and layout inference for one node: checks the count, shapes and
+// layouts of its inputs against its operator and attributes and adds its
+// output tensors to the graph. Errors are GraphErrors prefixed by `where`.
+#include "graph_ir.h"
+
+namespace ansor_graph {
+
+// The layout an operator needs on input `i`, or kPlain where any will do.
+Layout required_layout(const std::string &op, int input_index);
+
+void infer_node(Graph &g, const Node &n, const std::string &where);
+
+}  // namespace ansor_graph
