@@ -6,6 +6,7 @@
 #include "util/target.h"
 
 #include <algorithm>
+#include <set>
 
 namespace ansor_graph {
 
@@ -27,13 +28,26 @@ struct GraphExecutor::Step {
 
 namespace {
 
-// The default schedule on top of every Func at root: the output's outermost
-// dimension with more than one point parallel, its innermost vectorized.
+// The default schedule on top of every Func at root: in each Func computed
+// at root (and the outputs), the outermost dimension with more than one
+// point parallel, the innermost vectorized (pure definitions only; an
+// update, such as a convolution's accumulation, gets the parallel loop).
 void default_schedule(Halide::Pipeline &p, const ansor::PipelineDAG &dag, int threads) {
+    std::map<std::string, Halide::Internal::Function> funcs;
+    std::set<std::string> outputs;
     for (Halide::Func f : p.outputs()) {
-        auto index = dag.index_of(f.name());
+        outputs.insert(f.name());
+        funcs[f.name()] = f.function();
+        for (const auto &[name, fn] : Halide::Internal::find_transitive_calls(f.function())) funcs[name] = fn;
+    }
+    for (const auto &[name, fn] : funcs) {
+        Halide::LoopLevel level = fn.schedule().compute_level();
+        level.lock();  // as lowering would; nothing here changes compute levels
+        if (!outputs.count(name) && !level.is_root()) continue;  // inlined
+        auto index = dag.index_of(name);
         if (!index) continue;
         const auto &region = dag.node(*index).region;
+        Halide::Func f(fn);
         std::vector<Halide::Var> vars = f.args();
         if (vars.size() != region.size() || vars.empty()) continue;
         if (region[0].extent >= 16) f.vectorize(vars[0], 8, Halide::TailStrategy::GuardWithIf);
@@ -42,8 +56,6 @@ void default_schedule(Halide::Pipeline &p, const ansor::PipelineDAG &dag, int th
             if (region[d].extent > 1) parallel_dim = d;
         }
         if (parallel_dim) f.parallel(vars[parallel_dim]);
-        // An update (gmm's accumulation into its output) gets the same
-        // parallel loop and is not vectorized.
         for (int u = 0; u < f.num_update_definitions(); u++) {
             if (parallel_dim) f.update(u).parallel(vars[parallel_dim]);
             else f.update(u).unscheduled();
