@@ -5,8 +5,8 @@
 // Each distinct (generator, params) is built and compiled once, scheduled
 // by the best program of a tuning log for its pipeline key if the log has
 // one (the lookup ansor_network_latency does), else by the default schedule
-// (every Func at root, the output's outermost loop of more than one
-// iteration parallel, its innermost vectorized).
+// (every Func at root; in each, the outermost loop of more than one
+// iteration parallel and the innermost vectorized).
 #include "op_lowering.h"
 #include "tensor_values.h"
 
