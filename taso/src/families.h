@@ -1,0 +1,43 @@
+// The fixed inputs and operator variants the generator enumerates over.
+//
+// Two families, enumerated separately (a graph mixing 2-D and 4-D tensors
+// has no connected use):
+//   matrix: A [m,k], B [k,n], C [k,n], scalar s;
+//           matmul, ewadd, ewmul, smul, relu, transpose, concat/split on
+//           axes 0 and 1.
+//   conv:   X [b,c,h,w], W1 W2 [c,c,3,3], W3 [c,c,1,1], identity kernel
+//           I [c,c,1,1], scalar s;
+//           conv2d (stride 1|2, same|valid, none|relu), ewadd, smul, relu,
+//           concat/split on axes 0 (batch) and 1 (channels), enlarge to 3x3.
+// Kernels are square in channels (c -> c) so that a convolution's result
+// can meet its input in an ewadd, as in residual blocks.
+#pragma once
+
+#include "pattern_graph.h"
+
+#include <vector>
+
+namespace taso {
+
+struct OpVariant {
+    OpKind kind;
+    OpAttrs attrs;
+};
+
+struct EnumerationFamily {
+    InputFamily family;
+    std::vector<OpVariant> ops;
+    // Symbol sizes (in the family's symbol order) for the integer
+    // fingerprints, and different ones for the floating-point re-check.
+    std::vector<int64_t> fingerprint_sizes;
+    std::vector<int64_t> recheck_sizes;
+};
+
+std::vector<EnumerationFamily> default_families();
+
+// An input family from "name:kind:dim,dim,..." entries, e.g.
+// {"A:tensor:m,k", "s:scalar:"}; throws std::runtime_error naming the bad
+// entry.
+InputFamily make_family(const std::string &name, const std::vector<std::string> &inputs);
+
+}  // namespace taso

@@ -1,0 +1,46 @@
+// The whole generator: enumerate, pair by fingerprint, re-check in floating
+// point, prune (renaming, common subgraphs), verify with Z3.
+#pragma once
+
+#include "enumerate.h"
+#include "substitution.h"
+#include "verify.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace taso {
+
+struct GenerateOptions {
+    int max_ops = 3;
+    VerifyOptions verify;
+    std::vector<EnumerationFamily> families = default_families();
+    std::function<void(const std::string &)> log;  // progress lines, when set
+};
+
+struct GenerateCounts {
+    int64_t graphs = 0;           // connected graphs enumerated and fingerprinted
+    int64_t candidates = 0;       // pairs with equal fingerprints
+    int64_t recheck_failed = 0;   // unequal on random floating-point inputs
+    int64_t pruned_renaming = 0;  // the same substitution up to input renaming
+    int64_t pruned_common = 0;    // implied by a smaller one (common subgraph / output operator)
+    int64_t verified = 0;         // proved by Z3 (these are kept)
+    int64_t rejected = 0;         // not proved within the time limit
+    GenerateCounts &operator+=(const GenerateCounts &o);
+};
+
+struct GenerateResult {
+    GenerateCounts total;
+    std::vector<std::pair<std::string, GenerateCounts>> per_family;
+    std::vector<Substitution> kept;
+    std::vector<Substitution> unproved;
+};
+
+GenerateResult generate_substitutions(const GenerateOptions &options);
+
+// The substitution a candidate pair states (source: the graph with more
+// operators), over only the inputs the two graphs use.
+Substitution make_substitution(const InputFamily &family, const CandidatePair &pair);
+
+}  // namespace taso

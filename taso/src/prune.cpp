@@ -1,0 +1,151 @@
+#include "prune.h"
+
+#include "numeric_check.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace taso {
+
+namespace {
+
+bool interchangeable(const InputSpec &a, const InputSpec &b) {
+    return a.kind == b.kind && a.shape == b.shape;
+}
+
+std::string pair_string(const InputFamily &family, const CandidatePair &pair, bool swapped) {
+    std::vector<std::string> eqs;
+    for (auto [i, j] : pair.outputs) {
+        std::string l = render(family, pair.smaller, pair.smaller.outputs.at(i));
+        std::string r = render(family, pair.larger, pair.larger.outputs.at(j));
+        eqs.push_back(swapped ? r + "=" + l : l + "=" + r);
+    }
+    std::sort(eqs.begin(), eqs.end());
+    std::string s;
+    for (const auto &e : eqs) s += e + ";";
+    return s;
+}
+
+bool same_refs(const std::vector<TensorRef> &a, const std::vector<TensorRef> &b) { return a == b; }
+
+bool all_inputs(const std::vector<TensorRef> &refs) {
+    for (const TensorRef &r : refs)
+        if (r.op >= 0) return false;
+    return true;
+}
+
+bool has_split_history(const TensorType &t) {
+    for (int i = 0; i < t.rank; i++)
+        if (t.splits[i]) return true;
+    return false;
+}
+
+// Concrete shape of a symbolic type.
+std::vector<int64_t> concrete(const TensorType &t, const std::vector<int64_t> &sizes) {
+    std::vector<int64_t> s;
+    for (int i = 0; i < t.rank; i++) s.push_back(t.dims[i].evaluate(sizes));
+    return s;
+}
+
+}  // namespace
+
+std::string canonical_key(const InputFamily &family, const CandidatePair &pair) {
+    // Groups of interchangeable inputs; every permutation within groups.
+    std::vector<std::vector<int>> groups;
+    std::vector<bool> grouped(family.inputs.size(), false);
+    for (size_t i = 0; i < family.inputs.size(); i++) {
+        if (grouped[i]) continue;
+        std::vector<int> g{(int)i};
+        for (size_t j = i + 1; j < family.inputs.size(); j++)
+            if (!grouped[j] && interchangeable(family.inputs[i], family.inputs[j])) {
+                g.push_back((int)j);
+                grouped[j] = true;
+            }
+        if (g.size() > 1) groups.push_back(g);
+    }
+    std::string best;
+    InputFamily renamed = family;
+    std::function<void(size_t)> visit = [&](size_t gi) {
+        if (gi == groups.size()) {
+            for (bool swapped : {false, true}) {
+                std::string s = pair_string(renamed, pair, swapped);
+                if (best.empty() || s < best) best = s;
+            }
+            return;
+        }
+        std::vector<int> perm = groups[gi];
+        std::sort(perm.begin(), perm.end());
+        do {
+            for (size_t k = 0; k < perm.size(); k++) renamed.inputs[groups[gi][k]].name = family.inputs[perm[k]].name;
+            visit(gi + 1);
+        } while (std::next_permutation(perm.begin(), perm.end()));
+        for (int idx : groups[gi]) renamed.inputs[idx].name = family.inputs[idx].name;
+    };
+    visit(0);
+    return best;
+}
+
+bool has_removable_common_subgraph(const InputFamily &family, const CandidatePair &pair,
+                                   const std::vector<int64_t> &sizes) {
+    const PatternGraph &a = pair.smaller, &b = pair.larger;
+    auto ta = infer_graph(family, a), tb = infer_graph(family, b);
+    for (size_t i = 0; i < a.ops.size(); i++)
+        for (size_t j = 0; j < b.ops.size(); j++) {
+            const PatternOp &oa = a.ops[i], &ob = b.ops[j];
+            if (oa.kind != ob.kind || !(oa.attrs == ob.attrs) || !all_inputs(oa.operands) ||
+                !same_refs(oa.operands, ob.operands))
+                continue;
+            // A result with concat history cannot become a plain input: a
+            // later split relies on that history.
+            bool history = false;
+            for (const TensorType &t : ta[i]) history = history || has_split_history(t);
+            if (history) continue;
+            std::mt19937_64 rng(7);
+            bool equal = true;
+            for (int trial = 0; trial < 2 && equal; trial++) {
+                auto inputs = random_inputs<double>(family, sizes, rng);
+                std::vector<std::vector<Tensor<double>>> oa_over(a.ops.size()), ob_over(b.ops.size());
+                for (const TensorType &t : ta[i]) {
+                    Tensor<double> fresh = random_tensor<double>(concrete(t, sizes), rng);
+                    oa_over[i].push_back(fresh);
+                    ob_over[j].push_back(fresh);
+                }
+                auto va = evaluate_graph<double>(family, a, inputs, sizes, &oa_over);
+                auto vb = evaluate_graph<double>(family, b, inputs, sizes, &ob_over);
+                for (auto [x, y] : pair.outputs) equal = equal && tensors_close(va.at(x), vb.at(y));
+            }
+            if (equal) return true;
+        }
+    return false;
+}
+
+bool has_common_output_operator(const InputFamily &family, const CandidatePair &pair,
+                                const std::vector<int64_t> &sizes) {
+    const PatternGraph &a = pair.smaller, &b = pair.larger;
+    if (a.outputs.size() != 1 || b.outputs.size() != 1) return false;
+    const TensorRef &ra = a.outputs[0], &rb = b.outputs[0];
+    if (ra.op < 0 || rb.op < 0) return false;
+    const PatternOp &oa = a.ops[ra.op], &ob = b.ops[rb.op];
+    if (oa.kind != ob.kind || !(oa.attrs == ob.attrs) || ra.port != rb.port) return false;
+    int differing = -1;
+    for (size_t k = 0; k < oa.operands.size(); k++) {
+        const TensorRef &x = oa.operands[k], &y = ob.operands[k];
+        bool same_input = x.op < 0 && y.op < 0 && x.index == y.index;
+        if (same_input) continue;
+        if (differing >= 0) return false;  // more than one operand differs
+        differing = (int)k;
+    }
+    if (differing < 0) return false;
+    PatternGraph pa = a, pb = b;
+    pa.outputs = {oa.operands[differing]};
+    pb.outputs = {ob.operands[differing]};
+    auto ta = infer_graph(family, pa), tb = infer_graph(family, pb);
+    std::vector<TensorType> ia, ib;
+    const TensorType &xa = type_of(family, ta, pa.outputs[0], ia), &xb = type_of(family, tb, pb.outputs[0], ib);
+    if (!same_shape(xa, xb)) return false;
+    for (int i = 0; i < xa.rank; i++)
+        if (!same_tree(xa.splits[i], xb.splits[i])) return false;
+    return numerically_equal(family, pa, pb, {{0, 0}}, sizes, 11, 2);
+}
+
+}  // namespace taso
