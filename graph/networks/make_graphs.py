@@ -224,7 +224,14 @@ def encoder_layer(g, x, seq, hidden, heads, ffn):
     q = heads_first(g.dense(x, hidden))
     k = g.transpose(g.reshape(g.dense(x, hidden), [seq, heads, dh]), [1, 2, 0])  # [heads, dh, seq]
     v = heads_first(g.dense(x, hidden))
-    p = g.softmax(g.batch_matmul(q, k))
+    # The 1/sqrt(head_dim) scaling: a mul by a constant tensor (init uniform
+    # over [c, c]), shared by every layer. Without it the scores grow large and
+    # the softmax turns float32 rounding into visible error after a few layers.
+    scale = "attn_scale_%dx%dx%d" % (heads, seq, seq)
+    if scale not in g.shapes:
+        c = 1.0 / dh ** 0.5
+        g.weight(scale, [heads, seq, seq], "uniform", [c, c])
+    p = g.softmax(g.mul(g.batch_matmul(q, k), scale))
     a = g.batch_matmul(p, v)                                          # [heads, seq, dh]
     a = g.reshape(g.transpose(a, [1, 0, 2]), [seq, hidden])
     x = g.layer_norm(g.add(g.dense(a, hidden), x))
@@ -233,8 +240,7 @@ def encoder_layer(g, x, seq, hidden, heads, ffn):
 
 
 def tiny_transformer():
-    g = Graph("tiny_transformer", "Test network: one BERT encoder layer, sequence 8, hidden 16, 2 heads, FFN 32 "
-              "(the attention's 1/sqrt(d) scaling is left out, as in networks/bert_base.json).")
+    g = Graph("tiny_transformer", "Test network: one BERT encoder layer, sequence 8, hidden 16, 2 heads, FFN 32.")
     g.outputs = [encoder_layer(g, g.input("tokens", [8, 16]), 8, 16, 2, 32)]
     return g
 
@@ -277,7 +283,7 @@ def mobilenet_v2():
 
 def bert_base():
     g = Graph("bert_base", "BERT-base encoder (12 layers, hidden 768, 12 heads, FFN 3072), batch 1, sequence 128; "
-              "embeddings and pooler left out, the attention's 1/sqrt(64) scaling too (as networks/bert_base.json).")
+              "embeddings and pooler left out; the attention's 1/sqrt(64) scaling is a mul by a constant tensor.")
     x = g.input("embeddings", [128, 768])
     for _ in range(12):
         x = encoder_layer(g, x, 128, 768, 12, 3072)

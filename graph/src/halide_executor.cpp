@@ -30,8 +30,8 @@ namespace {
 
 // The default schedule on top of every Func at root: in each Func computed
 // at root (and the outputs), the outermost dimension with more than one
-// point parallel, the innermost vectorized (pure definitions only; an
-// update, such as a convolution's accumulation, gets the parallel loop).
+// point parallel, the innermost vectorized (in an update, such as a
+// convolution's accumulation, moved inside the reduction loops first).
 void default_schedule(Halide::Pipeline &p, const ansor::PipelineDAG &dag, int threads) {
     std::map<std::string, Halide::Internal::Function> funcs;
     std::set<std::string> outputs;
@@ -57,8 +57,21 @@ void default_schedule(Halide::Pipeline &p, const ansor::PipelineDAG &dag, int th
         }
         if (parallel_dim) f.parallel(vars[parallel_dim]);
         for (int u = 0; u < f.num_update_definitions(); u++) {
-            if (parallel_dim) f.update(u).parallel(vars[parallel_dim]);
-            else f.update(u).unscheduled();
+            // Reductions (a convolution's accumulation) loop over their
+            // reduction domain innermost; moving the innermost pure
+            // dimension inside it lets that one be vectorized (pure
+            // dimensions are independent, so any order is correct).
+            Halide::Stage stage = f.update(u);
+            const auto &rvars = fn.update(u).schedule().rvars();
+            if (region[0].extent >= 16 && !rvars.empty()) {
+                std::vector<Halide::VarOrRVar> order = {vars[0]};
+                for (const auto &rv : rvars) order.emplace_back(Halide::RVar(rv.var));
+                for (size_t d = 1; d < vars.size(); d++) order.emplace_back(vars[d]);
+                stage.reorder(order);
+                stage.vectorize(vars[0], 8, Halide::TailStrategy::GuardWithIf);
+            }
+            if (parallel_dim) stage.parallel(vars[parallel_dim]);
+            else if (region[0].extent < 16 || rvars.empty()) stage.unscheduled();
         }
     }
 }

@@ -3,7 +3,7 @@
 // reference and times whole-network runs.
 //
 //   ansor_network_run --graph FILE.json [--log LOG.jsonl] [--repeats N] [--threads T] [--seed S]
-//                     [--tolerance E] [--no-check] [--target T]
+//                     [--tolerance E] [--no-check] [--check-all] [--target T]
 //   ansor_network_run --graph FILE.json --list-tasks     (the task file, on stdout)
 //
 // Exit status: 0 when every output is within tolerance, 1 when one is not
@@ -26,7 +26,7 @@ namespace {
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
                  "ansor_network_run: %s\nusage: ansor_network_run --graph FILE.json [--log LOG.jsonl] [--repeats 10] "
-                 "[--threads 2] [--seed 0] [--tolerance 1e-3] [--no-check] [--target T] [--list-tasks]\n",
+                 "[--threads 2] [--seed 0] [--tolerance 1e-3] [--no-check] [--check-all] [--target T] [--list-tasks]\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -46,11 +46,15 @@ int main(int argc, char **argv) {
     int repeats = 10;
     uint64_t seed = 0;
     double tolerance = kDefaultTolerance;
-    bool list_tasks = false, check = true;
+    bool list_tasks = false, check = true, check_all = false;
     for (int i = 1; i < argc; i++) {
         std::string f = argv[i];
         if (f == "--list-tasks") {
             list_tasks = true;
+            continue;
+        }
+        if (f == "--check-all") {
+            check_all = true;
             continue;
         }
         if (f == "--no-check") {
@@ -98,10 +102,16 @@ int main(int argc, char **argv) {
         if (check) {
             TensorMap ref = declared;
             run_reference(g, ref);
-            for (const auto &name : g.outputs) {
+            // --check-all: every tensor a node writes, in node order (where an error starts).
+            std::vector<std::string> checked = g.outputs;
+            if (check_all) {
+                checked.clear();
+                for (const Node &n : g.nodes) checked.insert(checked.end(), n.outputs.begin(), n.outputs.end());
+            }
+            for (const auto &name : checked) {
                 TensorCheck c = check_tensor(name, exec.tensors().at(name), ref.at(name));
-                std::printf("check: output '%s' %s max error %.3g relative to scale %.3g: %s (tolerance %g)\n",
-                            name.c_str(), shape_string(g.tensor(name).shape).c_str(), c.error, c.scale,
+                std::printf("check: %s '%s' %s max error %.3g relative to scale %.3g: %s (tolerance %g)\n",
+                            check_all ? "tensor" : "output", name.c_str(), shape_string(g.tensor(name).shape).c_str(), c.error, c.scale,
                             c.ok(tolerance) ? "ok" : "WRONG", tolerance);
                 ok = ok && c.ok(tolerance);
             }
