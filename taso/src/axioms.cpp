@@ -360,6 +360,12 @@ std::vector<Axiom> operator_axioms() {
         return fwd_if({v.st, v.ac, v.k, v.x, v.w}, S.d2(v.w) == 1 && S.d3(v.w) == 1,
                       S.conv(v.st, S.num(same), v.ac, v.x, S.enlarge(v.k, v.w)), S.conv(v.st, S.num(same), v.ac, v.x, v.w));
     });
+    // A 1x1 kernel pads nothing either way: valid and same padding agree.
+    add("conv_padding_of_1x1_kernel", [same](S_ S) {
+        Vars v(S);
+        return fwd_if({v.st, v.ac, v.x, v.w}, S.d2(v.w) == 1 && S.d3(v.w) == 1,
+                      S.conv(v.st, S.num(kZ3PadValid), v.ac, v.x, v.w), S.conv(v.st, S.num(same), v.ac, v.x, v.w));
+    });
     // enlarge(y + z) = enlarge(y) + enlarge(z)
     add("enlarge_over_ewadd", [](S_ S) {
         Vars v(S);

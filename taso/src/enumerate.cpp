@@ -35,7 +35,9 @@ struct Enumerator::Impl {
         int input_index = -1;  // for inputs
         int operands[2] = {-1, -1};
         int port = 0;
-        bool constant = false;  // derived from constant inputs only
+        bool constant = false;     // derived from constant inputs only
+        bool weight_only = false;  // derived from weights and constants only
+        std::vector<int> closure;  // the operators it needs (first-result ids), sorted
         TensorType type;
         uint64_t hash = 0;
         Tensor<int64_t> value;
@@ -45,6 +47,7 @@ struct Enumerator::Impl {
     std::vector<Expr> exprs;
     std::unordered_map<uint64_t, int> interned;  // (variant, a, b) -> first result id or -1
     int num_inputs = 0;
+    int max_ops = 4;
 
     explicit Impl(const EnumerationFamily &f) : fam(f) {
         std::mt19937_64 rng(20240317);
@@ -55,7 +58,13 @@ struct Enumerator::Impl {
             e.type = input_type(fam.family.inputs[i]);
             InputKind k = fam.family.inputs[i].kind;
             e.constant = k == InputKind::Scalar || k == InputKind::IdentityKernel;
+            e.weight_only = e.constant || k == InputKind::Weight;
             e.value = values[i];
+            // A small random scalar (3, say) lets a multiplication by s
+            // pass for a few additions (A + A + A); -13 is out of reach of
+            // four operators on values in [-3, 3] and negative, so relu
+            // tells it apart.
+            if (k == InputKind::Scalar) e.value.data.assign(1, -13);
             e.hash = value_hash(e);
             exprs.push_back(std::move(e));
         }
@@ -98,6 +107,12 @@ struct Enumerator::Impl {
             e.operands[1] = b;
             e.port = p;
             e.constant = exprs[a].constant && (b < 0 || exprs[b].constant);
+            e.weight_only = exprs[a].weight_only && (b < 0 || exprs[b].weight_only);
+            e.closure = exprs[a].closure;
+            if (b >= 0) e.closure.insert(e.closure.end(), exprs[b].closure.begin(), exprs[b].closure.end());
+            e.closure.push_back((int)exprs.size());  // this operator's first result id
+            std::sort(e.closure.begin(), e.closure.end());
+            e.closure.erase(std::unique(e.closure.begin(), e.closure.end()), e.closure.end());
             e.type = *t;
             try {
                 int64_t left = 0;
@@ -108,6 +123,9 @@ struct Enumerator::Impl {
                 break;  // symbolically fine, but not at the fingerprint sizes
             }
             e.hash = value_hash(e);
+            // A result that already needs max_ops operators is never an
+            // operand: keep its hash, drop its values (most of the memory).
+            if ((int)e.closure.size() >= max_ops) e.value = Tensor<int64_t>{};
             results.push_back(std::move(e));
         }
         if ((int)results.size() == num_results(v.kind)) {
@@ -200,6 +218,7 @@ Enumerator::~Enumerator() { delete impl_; }
 EnumerationResult Enumerator::run(int max_ops) {
     if (max_ops < 1 || max_ops > 4) throw std::runtime_error("max ops must be 1..4, got " + std::to_string(max_ops));
     Impl &m = *impl_;
+    m.max_ops = max_ops;
     EnumerationResult res;
     std::vector<GraphRec> recorded;
     std::unordered_map<uint64_t, int> group_first;  // fingerprint -> index in recorded
@@ -236,6 +255,10 @@ EnumerationResult Enumerator::run(int max_ops) {
                 OpKind kind = m.fam.ops[variant].kind;
                 if (kind == OpKind::Enlarge && !m.is_input(a)) return;
                 if (kind != OpKind::Enlarge && m.exprs[a].constant && (b < 0 || m.exprs[b].constant)) return;
+                // Convolutions take data and a kernel built from weights;
+                // relu applies to data.
+                if (kind == OpKind::Conv2d && (m.exprs[a].weight_only || !m.exprs[b].weight_only)) return;
+                if (kind == OpKind::Relu && m.exprs[a].weight_only) return;
                 int id = m.intern(variant, a, b);
                 if (id < 0) return;
                 for (int i = 0; i < g.count; i++)

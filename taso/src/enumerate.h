@@ -22,7 +22,7 @@
 // Fingerprint: each output's integer value at the family's fingerprint
 // sizes, with its concrete shape and split tree, is hashed; the graph's
 // fingerprint is the sum of mixed output hashes (independent of output
-// order). Graphs are grouped by fingerprint; each graph is paired with the
+// order); scalars are -13 (see enumerate.cpp). Graphs are grouped by fingerprint; each graph is paired with the
 // first (smallest) graph of its group, so a group of k graphs gives k - 1
 // candidate pairs.
 #pragma once

@@ -7,9 +7,11 @@
 //           axes 0 and 1.
 //   conv:   X [b,c,h,w], W1 W2 [c,c,3,3], W3 [c,c,1,1], identity kernel
 //           I [c,c,1,1], scalar s;
-//           conv2d (stride 1|2, same|valid, none|relu), ewadd, smul, relu,
+//           conv2d (stride 1 same none|relu, stride 2 same, stride 1 valid),
+//           ewadd, smul, relu,
 //           concat/split on axes 0 (batch) and 1 (channels), enlarge to 3x3.
-// Kernels are square in channels (c -> c) so that a convolution's result
+// A convolution's data operand depends on X and its kernel on weights and
+// constants only; relu applies to data. Kernels are square in channels (c -> c) so that a convolution's result
 // can meet its input in an ewadd, as in residual blocks.
 #pragma once
 

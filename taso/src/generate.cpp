@@ -76,6 +76,7 @@ GenerateResult generate_substitutions(const GenerateOptions &options) {
             }
             if (!equal) {
                 c.recheck_failed++;
+                result.recheck_failed.push_back(make_substitution(fam.family, pair));
                 continue;
             }
             if (!seen.insert(canonical_key(fam.family, pair)).second) {

@@ -35,6 +35,7 @@ struct GenerateResult {
     std::vector<std::pair<std::string, GenerateCounts>> per_family;
     std::vector<Substitution> kept;
     std::vector<Substitution> unproved;
+    std::vector<Substitution> recheck_failed;  // equal fingerprints, unequal in floating point
 };
 
 GenerateResult generate_substitutions(const GenerateOptions &options);

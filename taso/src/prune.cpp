@@ -127,25 +127,27 @@ bool has_common_output_operator(const InputFamily &family, const CandidatePair &
     if (ra.op < 0 || rb.op < 0) return false;
     const PatternOp &oa = a.ops[ra.op], &ob = b.ops[rb.op];
     if (oa.kind != ob.kind || !(oa.attrs == ob.attrs) || ra.port != rb.port) return false;
-    int differing = -1;
+    // Positions where the operands differ; each such pair (P, Q) must be
+    // equal by itself (shape, split trees, values).
+    std::vector<int> differing;
     for (size_t k = 0; k < oa.operands.size(); k++) {
         const TensorRef &x = oa.operands[k], &y = ob.operands[k];
-        bool same_input = x.op < 0 && y.op < 0 && x.index == y.index;
-        if (same_input) continue;
-        if (differing >= 0) return false;  // more than one operand differs
-        differing = (int)k;
+        if (!(x.op < 0 && y.op < 0 && x.index == y.index)) differing.push_back((int)k);
     }
-    if (differing < 0) return false;
-    PatternGraph pa = a, pb = b;
-    pa.outputs = {oa.operands[differing]};
-    pb.outputs = {ob.operands[differing]};
-    auto ta = infer_graph(family, pa), tb = infer_graph(family, pb);
-    std::vector<TensorType> ia, ib;
-    const TensorType &xa = type_of(family, ta, pa.outputs[0], ia), &xb = type_of(family, tb, pb.outputs[0], ib);
-    if (!same_shape(xa, xb)) return false;
-    for (int i = 0; i < xa.rank; i++)
-        if (!same_tree(xa.splits[i], xb.splits[i])) return false;
-    return numerically_equal(family, pa, pb, {{0, 0}}, sizes, 11, 2);
+    if (differing.empty()) return false;
+    for (int k : differing) {
+        PatternGraph pa = a, pb = b;
+        pa.outputs = {oa.operands[k]};
+        pb.outputs = {ob.operands[k]};
+        auto ta = infer_graph(family, pa), tb = infer_graph(family, pb);
+        std::vector<TensorType> ia, ib;
+        const TensorType &xa = type_of(family, ta, pa.outputs[0], ia), &xb = type_of(family, tb, pb.outputs[0], ib);
+        if (!same_shape(xa, xb)) return false;
+        for (int i = 0; i < xa.rank; i++)
+            if (!same_tree(xa.splits[i], xb.splits[i])) return false;
+        if (!numerically_equal(family, pa, pb, {{0, 0}}, sizes, 11, 2)) return false;
+    }
+    return true;
 }
 
 }  // namespace taso

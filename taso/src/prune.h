@@ -10,9 +10,9 @@
 //    Unlike TASO we check that replacement numerically: relu(relu(A)) =
 //    relu(A) shares relu(A) but is not implied by anything smaller.
 //  - Common output operator: both graphs end in one output computed by the
-//    same operator whose operands agree except one pair (P, Q); when P and
-//    Q are themselves equal (numerically, with equal split trees), the
-//    substitution is P = Q applied under that operator.
+//    same operator; when each pair of operands that differ (P, Q) is
+//    itself equal (numerically, with equal split trees), the substitution
+//    is P = Q applied under that operator.
 #pragma once
 
 #include "enumerate.h"

@@ -18,7 +18,7 @@ const char *kUsage =
     "  --out FILE      write the kept substitutions as JSON\n"
     "  --timeout-ms T  Z3 time limit per candidate pair (default 2000)\n"
     "  --family NAME   enumerate only this input family (repeatable; default all)\n"
-    "  --show N        print N kept and N unproved substitutions\n";
+    "  --show N        print N kept, N unproved and N recheck-failed substitutions\n";
 
 long parse_number(const std::string &flag, const char *text, long lo, long hi) {
     char *end = nullptr;
@@ -91,6 +91,8 @@ int main(int argc, char **argv) {
             std::printf("kept: %s", taso::describe(r.kept[i]).c_str());
         for (long i = 0; i < show && i < (long)r.unproved.size(); i++)
             std::printf("unproved: %s", taso::describe(r.unproved[i]).c_str());
+        for (long i = 0; i < show && i < (long)r.recheck_failed.size(); i++)
+            std::printf("recheck-failed: %s", taso::describe(r.recheck_failed[i]).c_str());
         if (!out.empty()) {
             taso::save_substitutions(out, r.kept);
             std::printf("wrote %zu substitutions to %s\n", r.kept.size(), out.c_str());

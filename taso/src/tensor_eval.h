@@ -2,7 +2,7 @@
 // (the numeric re-check and the substitution checker).
 //
 // Integer domain: plain int64 with two's-complement wrap-around (done in
-// uint64, so it is defined). Inputs are drawn from [-3, 3] and tensors are
+// uint64, so it is defined). Inputs are drawn from +-{1,2,3}; tensors are
 // a few elements wide, so within four operators no value comes near 2^63
 // and the ordering relu needs is the true one. Wrap-around only keeps an
 // out-of-range experiment deterministic instead of undefined.
@@ -40,13 +40,14 @@ inline int64_t element_count(const std::vector<int64_t> &shape) {
     return n;
 }
 
-// Random values: integers in [-3, 3] for int64, uniform [-1, 1] for double.
+// Random values: integers in +-{1, 2, 3} for int64 (no zeros, which would
+// make relu and ewmul agree with too much), uniform [-1, 1] for double.
 template <class V>
 Tensor<V> random_tensor(const std::vector<int64_t> &shape, std::mt19937_64 &rng) {
     Tensor<V> t{shape, std::vector<V>((size_t)element_count(shape))};
     for (V &v : t.data) {
         if constexpr (std::is_integral_v<V>)
-            v = (V)((int64_t)(rng() % 7) - 3);
+            v = (V)((int64_t)(1 + rng() % 3) * (rng() % 2 ? 1 : -1));
         else
             v = (V)(std::uniform_real_distribution<double>(-1.0, 1.0)(rng));
     }
