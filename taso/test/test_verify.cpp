@@ -147,11 +147,9 @@ TEST_CASE("verify: a wrong axiom proves a wrong substitution, and the fingerprin
     opts.families = {default_families().at(0)};  // matrix
     auto result = generate_substitutions(opts);
     REQUIRE(result.total.verified > 0);
-    for (const Substitution &s : result.kept) {
-        std::string d = describe(s);
-        CHECK(d != "ewadd(relu(B),relu(C)) = relu(ewadd(B,C))\n");
-        CHECK(d != "ewadd(relu(A),relu(A)) = relu(ewadd(A,A))\n");
-    }
+    // (relu(A + A) = relu(A) + relu(A) may be kept: with equal operands it
+    // is true.)
+    for (const Substitution &s : result.kept) CHECK(describe(s) != "ewadd(relu(B),relu(C)) = relu(ewadd(B,C))\n");
     // Every kept substitution holds numerically at fresh sizes.
     for (const Substitution &s : result.kept) CHECK(numerically_holds(s));
 }
