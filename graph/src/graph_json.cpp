@@ -60,7 +60,14 @@ Shape shape_field(const json &o, const std::string &where) {
     return s;
 }
 
+// '@' marks the tensors the loader and the executor add (layout conversions, zero biases).
+void check_name(const std::string &name, const std::string &where) {
+    if (name.find('@') != std::string::npos)
+        throw GraphError(where + ": tensor name '" + name + "' contains '@', which is reserved for tensors the loader adds");
+}
+
 void add_tensor(Graph &g, TensorInfo t, const std::string &where) {
+    check_name(t.name, where);
     if (g.tensors.count(t.name)) throw GraphError(where + ": tensor '" + t.name + "' is defined twice");
     g.tensors[t.name] = std::move(t);
 }
@@ -171,6 +178,7 @@ Graph parse_graph(const json &j, const std::string &origin) {
                                  "' is not an input, a weight or an earlier node's output");
         }
         for (size_t k = 0; k < n.outputs.size(); k++) {
+            check_name(n.outputs[k], where + ": field 'outputs'[" + std::to_string(k) + "]");
             if (g.tensors.count(n.outputs[k]))
                 throw GraphError(where + ": field 'outputs'[" + std::to_string(k) + "]: tensor '" + n.outputs[k] +
                                  "' is already defined");

@@ -16,7 +16,8 @@
 // seed when the graph is run (tensor_values.h). Layouts: "NHWC", "NCHW",
 // "plain" (the default for everything but 4-D inputs, which default to NHWC).
 // Nodes are listed in an order where each node's inputs already exist; every
-// tensor is written once. Loading checks every field and infers and checks
+// tensor is written once. Names may not contain '@' (reserved for the
+// tensors the loader and the executor add). Loading checks every field and infers and checks
 // every shape; the first problem is a GraphError naming the file, the node
 // (or input/weight) and the field. NCHW tensors fed to an operator that
 // needs NHWC get a transpose node inserted before it (named

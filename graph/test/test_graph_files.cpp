@@ -98,6 +98,8 @@ TEST_CASE("malformed graphs name the node and the field") {
              j["nodes"][1] = {{"name", "s"}, {"op", "reshape"}, {"inputs", {"y"}}, {"outputs", {"z"}},
                               {"attrs", {{"shape", {5, -1}}}}};
          }, {"node 's' (reshape)", "attribute 'shape'"}},
+        {"reserved name", [](json &j) { j["nodes"][1]["outputs"] = {"z@nhwc"}; },
+         {"node 'r' (relu)", "field 'outputs'[0]", "reserved"}},
         {"bad activation", [](json &j) { j["nodes"][0]["attrs"]["activation"] = "tanh"; },
          {"node 'c' (conv2d)", "activation", "tanh"}},
     };
