@@ -15,6 +15,7 @@ GenerateCounts &GenerateCounts::operator+=(const GenerateCounts &o) {
     pruned_common += o.pruned_common;
     verified += o.verified;
     rejected += o.rejected;
+    pruned_instance += o.pruned_instance;
     return *this;
 }
 
@@ -67,6 +68,12 @@ GenerateResult generate_substitutions(const GenerateOptions &options) {
             options.log(fam.family.name + ": " + std::to_string(er.graphs) + " graphs, " +
                         std::to_string(er.candidates.size()) + " candidate pairs");
         std::unordered_set<std::string> seen;
+        struct Proved {
+            Substitution sub;
+            std::string key;
+        };
+        std::vector<Proved> proved;
+        std::unordered_set<std::string> instances;
         for (const CandidatePair &pair : er.candidates) {
             bool equal = false;
             try {
@@ -79,11 +86,13 @@ GenerateResult generate_substitutions(const GenerateOptions &options) {
                 result.recheck_failed.push_back(make_substitution(fam.family, pair));
                 continue;
             }
-            if (!seen.insert(canonical_key(fam.family, pair)).second) {
+            std::string key = canonical_key(fam.family, pair);
+            if (!seen.insert(key).second) {
                 c.pruned_renaming++;
                 continue;
             }
-            if (has_removable_common_subgraph(fam.family, pair, fam.recheck_sizes) ||
+            if (has_identical_output(fam.family, pair) ||
+                has_removable_common_subgraph(fam.family, pair, fam.recheck_sizes) ||
                 has_common_output_operator(fam.family, pair, fam.recheck_sizes)) {
                 c.pruned_common++;
                 continue;
@@ -91,15 +100,22 @@ GenerateResult generate_substitutions(const GenerateOptions &options) {
             Substitution sub = make_substitution(fam.family, pair);
             if (verifier.prove_equal(fam.family, pair.smaller, pair.larger, pair.outputs)) {
                 c.verified++;
-                result.kept.push_back(std::move(sub));
+                for (std::string &k : instance_keys(fam.family, pair)) instances.insert(std::move(k));
+                proved.push_back(Proved{std::move(sub), key});
             } else {
                 c.rejected++;
                 result.unproved.push_back(std::move(sub));
             }
         }
+        for (Proved &p : proved) {
+            if (instances.count(p.key))
+                c.pruned_instance++;
+            else
+                result.kept.push_back(std::move(p.sub));
+        }
         if (options.log)
             options.log(fam.family.name + ": " + std::to_string(c.verified) + " verified, " +
-                        std::to_string(c.rejected) + " unproved");
+                        std::to_string(c.rejected) + " unproved, " + std::to_string(c.kept()) + " kept");
         result.per_family.emplace_back(fam.family.name, c);
         result.total += c;
     }

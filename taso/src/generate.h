@@ -1,5 +1,6 @@
 // The whole generator: enumerate, pair by fingerprint, re-check in floating
-// point, prune (renaming, common subgraphs), verify with Z3.
+// point, prune (renaming, common subgraphs), verify with Z3, drop verified
+// substitutions that are special cases of other verified ones.
 #pragma once
 
 #include "enumerate.h"
@@ -25,8 +26,10 @@ struct GenerateCounts {
     int64_t recheck_failed = 0;   // unequal on random floating-point inputs
     int64_t pruned_renaming = 0;  // the same substitution up to input renaming
     int64_t pruned_common = 0;    // implied by a smaller one (common subgraph / output operator)
-    int64_t verified = 0;         // proved by Z3 (these are kept)
+    int64_t verified = 0;         // proved by Z3
     int64_t rejected = 0;         // not proved within the time limit
+    int64_t pruned_instance = 0;  // verified, but a special case of another verified one
+    int64_t kept() const { return verified - pruned_instance; }
     GenerateCounts &operator+=(const GenerateCounts &o);
 };
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 
 namespace taso {
 
@@ -49,40 +50,120 @@ std::vector<int64_t> concrete(const TensorType &t, const std::vector<int64_t> &s
 
 }  // namespace
 
-std::string canonical_key(const InputFamily &family, const CandidatePair &pair) {
-    // Groups of interchangeable inputs; every permutation within groups.
-    std::vector<std::vector<int>> groups;
-    std::vector<bool> grouped(family.inputs.size(), false);
-    for (size_t i = 0; i < family.inputs.size(); i++) {
-        if (grouped[i]) continue;
-        std::vector<int> g{(int)i};
-        for (size_t j = i + 1; j < family.inputs.size(); j++)
-            if (!grouped[j] && interchangeable(family.inputs[i], family.inputs[j])) {
-                g.push_back((int)j);
-                grouped[j] = true;
-            }
-        if (g.size() > 1) groups.push_back(g);
+namespace {
+
+// Inputs either graph refers to, in index order.
+std::vector<int> used_inputs(const CandidatePair &pair) {
+    std::vector<int> used;
+    auto mark = [&](const TensorRef &r) {
+        if (r.op < 0 && std::find(used.begin(), used.end(), r.index) == used.end()) used.push_back(r.index);
+    };
+    for (const PatternGraph *g : {&pair.smaller, &pair.larger}) {
+        for (const PatternOp &op : g->ops)
+            for (const TensorRef &r : op.operands) mark(r);
+        for (const TensorRef &r : g->outputs) mark(r);
     }
+    std::sort(used.begin(), used.end());
+    return used;
+}
+
+}  // namespace
+
+std::string canonical_key(const InputFamily &family, const CandidatePair &pair) {
+    // The used inputs, grouped by kind and rank; inputs of one group may
+    // trade places. Each arrangement names inputs by position and shape
+    // symbols by first appearance, so the key is blind to both namings.
+    std::vector<int> used = used_inputs(pair);
+    std::vector<std::vector<int>> groups;
+    for (int i : used) {
+        const InputSpec &in = family.inputs[i];
+        bool placed = false;
+        for (auto &g : groups) {
+            const InputSpec &first = family.inputs[g[0]];
+            if (first.kind == in.kind && first.shape.size() == in.shape.size()) {
+                g.push_back(i);
+                placed = true;
+                break;
+            }
+        }
+        if (!placed) groups.push_back({i});
+    }
+    std::sort(groups.begin(), groups.end(), [&](const std::vector<int> &a, const std::vector<int> &b) {
+        const InputSpec &x = family.inputs[a[0]], &y = family.inputs[b[0]];
+        return std::make_pair((int)x.kind, x.shape.size()) < std::make_pair((int)y.kind, y.shape.size());
+    });
     std::string best;
     InputFamily renamed = family;
+    std::vector<std::vector<int>> order(groups.size());
     std::function<void(size_t)> visit = [&](size_t gi) {
         if (gi == groups.size()) {
+            std::map<int, int> symbol_names;
+            std::string header;
+            for (size_t g = 0; g < order.size(); g++)
+                for (size_t k = 0; k < order[g].size(); k++) {
+                    const InputSpec &in = family.inputs[order[g][k]];
+                    std::string name = "x" + std::to_string(g) + "_" + std::to_string(k);
+                    renamed.inputs[order[g][k]].name = name;
+                    header += name + ":" + input_kind_name(in.kind) + "[";
+                    for (const DimExpr &d : in.shape) {
+                        header += std::to_string(d.constant);
+                        for (int sym : d.symbols) {
+                            auto it = symbol_names.emplace(sym, (int)symbol_names.size()).first;
+                            header += "+d" + std::to_string(it->second);
+                        }
+                        header += ",";
+                    }
+                    header += "]";
+                }
             for (bool swapped : {false, true}) {
-                std::string s = pair_string(renamed, pair, swapped);
+                std::string s = header + "|" + pair_string(renamed, pair, swapped);
                 if (best.empty() || s < best) best = s;
             }
             return;
         }
         std::vector<int> perm = groups[gi];
-        std::sort(perm.begin(), perm.end());
         do {
-            for (size_t k = 0; k < perm.size(); k++) renamed.inputs[groups[gi][k]].name = family.inputs[perm[k]].name;
+            order[gi] = perm;
             visit(gi + 1);
         } while (std::next_permutation(perm.begin(), perm.end()));
-        for (int idx : groups[gi]) renamed.inputs[idx].name = family.inputs[idx].name;
     };
     visit(0);
     return best;
+}
+
+std::vector<std::string> instance_keys(const InputFamily &family, const CandidatePair &pair) {
+    std::vector<int> used = used_inputs(pair);
+    std::vector<std::string> keys;
+    // Every way to merge used inputs of one kind and shape: rep[i] is the
+    // input that input used[i] becomes (an earlier one, or itself).
+    std::vector<int> rep(used.size());
+    std::function<void(size_t, bool)> visit = [&](size_t i, bool merged) {
+        if (i == used.size()) {
+            if (!merged) return;
+            CandidatePair inst = pair;
+            auto fix = [&](TensorRef &r) {
+                if (r.op >= 0) return;
+                size_t k = std::find(used.begin(), used.end(), r.index) - used.begin();
+                r.index = rep[k];
+            };
+            for (PatternGraph *g : {&inst.smaller, &inst.larger}) {
+                for (PatternOp &op : g->ops)
+                    for (TensorRef &r : op.operands) fix(r);
+                for (TensorRef &r : g->outputs) fix(r);
+            }
+            keys.push_back(canonical_key(family, inst));
+            return;
+        }
+        rep[i] = used[i];
+        visit(i + 1, merged);
+        for (size_t j = 0; j < i; j++)
+            if (rep[j] == used[j] && interchangeable(family.inputs[used[i]], family.inputs[used[j]])) {
+                rep[i] = used[j];
+                visit(i + 1, true);
+            }
+    };
+    visit(0, false);
+    return keys;
 }
 
 bool has_removable_common_subgraph(const InputFamily &family, const CandidatePair &pair,
@@ -148,6 +229,15 @@ bool has_common_output_operator(const InputFamily &family, const CandidatePair &
         if (!numerically_equal(family, pa, pb, {{0, 0}}, sizes, 11, 2)) return false;
     }
     return true;
+}
+
+bool has_identical_output(const InputFamily &family, const CandidatePair &pair) {
+    if (pair.outputs.size() < 2) return false;
+    for (auto [i, j] : pair.outputs)
+        if (render(family, pair.smaller, pair.smaller.outputs.at(i)) ==
+            render(family, pair.larger, pair.larger.outputs.at(j)))
+            return true;
+    return false;
 }
 
 }  // namespace taso

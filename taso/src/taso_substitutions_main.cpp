@@ -30,12 +30,12 @@ long parse_number(const std::string &flag, const char *text, long lo, long hi) {
 }
 
 void print_counts(const std::string &label, const taso::GenerateCounts &c) {
-    int64_t pruned = c.pruned_renaming + c.pruned_common;
-    std::printf("%-8s graphs %lld  candidates %lld  recheck-failed %lld  pruned %lld (renaming %lld, common %lld)"
-                "  verified %lld  rejected %lld  kept %lld\n",
+    std::printf("%-7s graphs %lld  candidates %lld  recheck-failed %lld  pruned-before %lld (renaming %lld, common %lld)"
+                "  verified %lld  rejected %lld  pruned-instances %lld  kept %lld\n",
                 label.c_str(), (long long)c.graphs, (long long)c.candidates, (long long)c.recheck_failed,
-                (long long)pruned, (long long)c.pruned_renaming, (long long)c.pruned_common, (long long)c.verified,
-                (long long)c.rejected, (long long)c.verified);
+                (long long)(c.pruned_renaming + c.pruned_common), (long long)c.pruned_renaming,
+                (long long)c.pruned_common, (long long)c.verified, (long long)c.rejected,
+                (long long)c.pruned_instance, (long long)c.kept());
 }
 
 }  // namespace

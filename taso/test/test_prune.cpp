@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 
 using namespace taso;
@@ -88,4 +89,41 @@ TEST_CASE("prune: the generator drops renamed duplicates and keeps one of each")
         for (auto [a, b] : s.outputs) p.outputs.emplace_back(b, a);
         CHECK(keys.insert(canonical_key(full, p)).second);
     }
+}
+
+TEST_CASE("prune: symbol renaming and merged inputs") {
+    // transpose(transpose(A)) = A and the same over B ([k,n]) are one.
+    auto ta = make_sub(kMatrixInputs, R"({"ops":[{"op":"transpose","operands":["A"]},{"op":"transpose","operands":["%0"]}],"outputs":["%1"]})",
+                       R"({"ops":[],"outputs":["A"]})");
+    auto tb = make_sub(kMatrixInputs, R"({"ops":[{"op":"transpose","operands":["B"]},{"op":"transpose","operands":["%0"]}],"outputs":["%1"]})",
+                       R"({"ops":[],"outputs":["B"]})");
+    CHECK(canonical_key(ta.family, pair_of(ta)) == canonical_key(tb.family, pair_of(tb)));
+
+    // A (B + B) = A B + A B is distributivity with C := B.
+    auto dist = make_sub(kMatrixInputs,
+                         R"({"ops":[{"op":"matmul","operands":["A","B"]},{"op":"matmul","operands":["A","C"]},{"op":"ewadd","operands":["%0","%1"]}],"outputs":["%2"]})",
+                         R"({"ops":[{"op":"ewadd","operands":["B","C"]},{"op":"matmul","operands":["A","%0"]}],"outputs":["%1"]})");
+    auto twice = make_sub(kMatrixInputs,
+                          R"({"ops":[{"op":"matmul","operands":["A","B"]},{"op":"ewadd","operands":["%0","%0"]}],"outputs":["%1"]})",
+                          R"({"ops":[{"op":"ewadd","operands":["B","B"]},{"op":"matmul","operands":["A","%0"]}],"outputs":["%1"]})");
+    auto inst = instance_keys(dist.family, pair_of(dist));
+    std::string key = canonical_key(twice.family, pair_of(twice));
+    // Merging B and C gives matmul(A,B) twice; the enumerator builds that
+    // once, so the instance is the graph with the op shared.
+    auto shared = make_sub(kMatrixInputs,
+                           R"({"ops":[{"op":"matmul","operands":["A","B"]},{"op":"matmul","operands":["A","B"]},{"op":"ewadd","operands":["%0","%1"]}],"outputs":["%2"]})",
+                           R"({"ops":[{"op":"ewadd","operands":["B","B"]},{"op":"matmul","operands":["A","%0"]}],"outputs":["%1"]})");
+    CHECK(std::find(inst.begin(), inst.end(), canonical_key(shared.family, pair_of(shared))) != inst.end());
+    CHECK(key == canonical_key(shared.family, pair_of(shared)));  // rendering sees no sharing
+    CHECK(instance_keys(twice.family, pair_of(twice)).empty());  // nothing left to merge
+}
+
+TEST_CASE("prune: an output computed the same way on both sides") {
+    auto s = make_sub(kMatrixInputs,
+                      R"({"ops":[{"op":"transpose","operands":["A"]},{"op":"transpose","operands":["%0"]},{"op":"relu","operands":["B"]}],"outputs":["%1","%2"]})",
+                      R"({"ops":[{"op":"relu","operands":["B"]}],"outputs":["A","%0"]})", "[[0,0],[1,1]]");
+    CHECK(has_identical_output(s.family, pair_of(s)));
+    auto one = make_sub(kMatrixInputs, R"({"ops":[{"op":"relu","operands":["B"]}],"outputs":["%0"]})",
+                        R"({"ops":[{"op":"relu","operands":["B"]}],"outputs":["%0"]})");
+    CHECK_FALSE(has_identical_output(one.family, pair_of(one)));  // a single output is the whole pair
 }
