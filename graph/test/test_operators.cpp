@@ -111,6 +111,17 @@ TEST_CASE("an NCHW input gets a layout conversion before a convolution") {
     CHECK(worst_error(g) < kTol);
 }
 
+TEST_CASE("an add of an NCHW and an NHWC tensor converts the NCHW one") {
+    json j = one_node_graph("add", {{"a", {1, 3, 4, 5}}, {"b", {1, 4, 5, 3}}}, {});
+    j["inputs"][0]["layout"] = "NCHW";
+    j["inputs"][1]["layout"] = "NHWC";
+    Graph g = ansor_graph::parse_graph(j, "test");
+    REQUIRE(g.nodes.size() == 2);
+    CHECK(g.nodes[1].inputs[0] == "a@nhwc");
+    CHECK(g.tensor("y").layout == ansor_graph::Layout::kNHWC);
+    CHECK(worst_error(g) < kTol);
+}
+
 TEST_CASE("the check catches a wrong value") {
     ansor_graph::Tensor want = ansor_graph::make_tensor({4}, 1.f), got = ansor_graph::make_tensor({4}, 1.f);
     CHECK(ansor_graph::check_tensor("t", got, want).ok());
