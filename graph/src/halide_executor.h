@@ -31,7 +31,8 @@ struct KernelReport {
 
 class GraphExecutor {
 public:
-    // Lowers and compiles; throws GraphError (or the build's error, naming the kernel).
+    // Lowers and compiles; throws GraphError naming the node and kernel.
+    // `g` must outlive the executor.
     GraphExecutor(const Graph &g, const ExecutorOptions &options);
     ~GraphExecutor();
     // Allocates every tensor; `declared` holds the graph's inputs and weights
