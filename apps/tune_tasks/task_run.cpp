@@ -20,6 +20,7 @@ SessionSettings task_session_settings(const TuningSetup &setup, const PipelineDA
     SessionSettings s = session_settings(setup.options, dag, setup.target);
     s.tuner.seed = setup.seed;
     s.log = setup.log;
+    s.measure_host = setup.measure_host;
     s.tuner.trials = 0;
     s.progress = false;
     return s;

@@ -26,6 +26,9 @@ struct TuningSetup {
     ansor::Options options;
     uint64_t seed = 0;
     std::string log;  // "" for none
+    // host_cpu_id() of the machines that measure when not this one (the
+    // worker ranks of a distributed run); "" for this machine.
+    std::string measure_host;
 };
 
 // The HL_ANSOR_* options the tool takes as flags instead (--trials, --log,

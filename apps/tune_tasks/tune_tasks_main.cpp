@@ -11,11 +11,23 @@
 //       [--csv units.csv] [--model per-task|family|monolithic] [--families generator|structure]
 //       [--foresee K] [--early-stopping K] [--alpha A] [--beta B] [--window DT] [--epsilon E]
 //       [--parallelism P]
+//   ansor_tune_tasks --generator conv2d_bias_act --param N=1 --param H=56 ... --log L --trials 200
+//       (one pipeline: a task file of one task)
+//
+// Started by mpirun (docs/distributed_tuning.md), rank 0 runs all of the
+// above and is the only writer of the log; every other rank builds and
+// measures the candidates rank 0 sends it (distributed/).
 #include "families.h"
 #include "shared_cost_model.h"
 #include "task_run.h"
 
+#include "distributed/measure_worker.h"
+#include "distributed/mpi_transport.h"
+#include "distributed/remote_measurer.h"
+#include "distributed/worker_pool.h"
+
 #include "model/make_cost_model.h"
+#include "records/record_conditions.h"
 #include "records/pretraining_set.h"
 #include "scheduler/task_scheduler.h"
 #include "util/errors.h"
@@ -47,17 +59,26 @@ struct Args {
     int parallelism = 2;
     std::string target = default_target;
     bool list = false;  // print the tasks and stop
+    // One pipeline instead of a task file (--generator, --param K=V ...).
+    std::string generator;
+    ansor_tasks::GeneratorParamValues params;
+    // Distributed runs: how long rank 0 waits for the workers' hellos, and
+    // for a word from a worker before it takes it for dead.
+    double worker_hello_s = 60, worker_silence_s = 30;
+    std::string stats;  // JSON file of the run's throughput and the workers' chunk timings
 };
 
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
                  "ansor_tune_tasks: %s\n"
                  "usage: ansor_tune_tasks --tasks FILE.json --log LOG.jsonl --trials N\n"
+                 "       ansor_tune_tasks --generator NAME [--param K=V ...] --log LOG.jsonl --trials N   (one pipeline)\n"
                  "       ansor_tune_tasks --tasks FILE.json --list     (build every task, print it, tune nothing)\n"
                  "         [--policy gradient|round-robin] [--objective f1|f2|f3|f4] [--seed S] [--csv FILE]\n"
                  "         [--model per-task|family|monolithic] [--families generator|structure] [--foresee K]\n"
                  "         [--early-stopping K] [--alpha A] [--beta B] [--window DT] [--epsilon E]\n"
-                 "         [--parallelism P] [--target T]\n"
+                 "         [--parallelism P] [--target T] [--worker-hello S] [--worker-silence S] [--stats FILE]\n"
+                 "Under mpirun (docs/distributed_tuning.md) rank 0 tunes and the other ranks measure.\n"
                  "Search settings come from the plugin's HL_ANSOR_* variables (README); HL_ANSOR_TRIALS,\n"
                  "HL_ANSOR_LOG and HL_ANSOR_SEED are replaced by --trials, --log and --seed.\n",
                  problem.c_str());
@@ -105,9 +126,19 @@ Args parse(int argc, char **argv) {
         else if (flag == "--epsilon") a.scheduler.epsilon = number(flag, v);
         else if (flag == "--parallelism") a.parallelism = integer(flag, v, 1);
         else if (flag == "--target") a.target = v;
+        else if (flag == "--generator") a.generator = v;
+        else if (flag == "--param") {
+            size_t eq = v.find('=');
+            if (eq == std::string::npos || eq == 0) usage("--param needs NAME=VALUE, got '" + v + "'");
+            a.params[v.substr(0, eq)] = v.substr(eq + 1);
+        } else if (flag == "--worker-hello") a.worker_hello_s = number(flag, v);
+        else if (flag == "--worker-silence") a.worker_silence_s = number(flag, v);
+        else if (flag == "--stats") a.stats = v;
         else usage("unknown option " + flag);
     }
-    if (a.tasks.empty()) usage("--tasks is required");
+    if (a.tasks.empty() == a.generator.empty()) usage("give either --tasks or --generator");
+    if (!a.params.empty() && a.generator.empty()) usage("--param goes with --generator");
+    if (a.worker_hello_s <= 0 || a.worker_silence_s <= 0) usage("--worker-hello and --worker-silence need positive seconds");
     if (a.log.empty() && !a.list) usage("--log is required");
     if (a.trials <= 0 && !a.list) usage("--trials is required (the total number of measurements)");
     if (a.policy != "gradient" && a.policy != "round-robin") usage("unknown --policy " + a.policy);
@@ -161,6 +192,29 @@ std::vector<LoggedUnit> logged_units(const std::vector<std::unique_ptr<TaskRun>>
     return units;
 }
 
+// The run's throughput and, distributed, the pool's counts and every
+// answered chunk's timings: the input of scripts/simulate_distributed_tuning.py.
+void write_stats(const std::string &path, double wall_s, int trials, const Transport *transport, const WorkerPool *pool) {
+    nlohmann::json j = {{"ranks", transport ? transport->size() : 1}, {"wall_s", wall_s}, {"trials", trials},
+                        {"candidates_per_minute", wall_s > 0 ? 60.0 * trials / wall_s : 0.0}};
+    if (pool) {
+        const WorkerPool::Counts &c = pool->counts();
+        j["rounds"] = c.rounds;
+        j["measuring_s"] = c.measuring_s;
+        j["workers_lost"] = c.workers_lost;
+        j["requeued"] = c.requeued;
+        nlohmann::json chunks = nlohmann::json::array();
+        for (const auto &t : pool->chunk_timings()) {
+            chunks.push_back({{"worker", t.worker}, {"candidates", t.candidates}, {"round_trip_s", t.round_trip_s},
+                              {"worker_s", t.worker_s}, {"compile_s", t.compile_s}, {"run_s", t.run_s}});
+        }
+        j["chunks"] = chunks;
+    }
+    std::ofstream out(path);
+    out << j.dump(1) << "\n";
+    if (!out) throw ansor::UserError("cannot write " + path);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -180,7 +234,49 @@ int main(int argc, char **argv) {
         const int round = setup.options.measures_per_round;
         const bool progress = setup.options.progress;
 
-        TaskFile file = load_task_file(args.tasks);
+        // Under mpirun the other ranks measure (they never return from
+        // here) and rank 0 goes on with a pool of them. The worker pool is
+        // declared after the transport: it stops the workers before MPI finalises.
+        std::unique_ptr<Transport> transport;
+        std::unique_ptr<WorkerPool> workers;
+        if (launched_by_mpi()) {
+            transport = start_mpi(&argc, &argv);
+            if (transport->rank() != 0) {
+                WorkerSetup worker;
+                worker.target = args.target;
+                if (std::getenv("HL_ANSOR_BUILDERS")) worker.builders = setup.options.builders;
+                return run_measure_worker(*transport, worker);
+            }
+            if (transport->size() > 1) {
+                if (!launcher_survives_rank_failure()) {
+                    std::fprintf(stderr, "[mpi] warning: mpirun was not given --enable-recovery: a worker rank that "
+                                         "dies ends the whole job (the log keeps what was measured)\n");
+                }
+                WorkerPoolOptions po;
+                po.version = build_version();
+                po.target = args.target;
+                po.measure = ansor::measure_options(setup.options, setup.target, setup.parallelism);
+                po.hello_timeout_s = args.worker_hello_s;
+                po.silence_limit_s = args.worker_silence_s;
+                po.progress = progress;
+                workers = std::make_unique<WorkerPool>(*transport, po);
+                workers->start();
+                setup.measure_host = workers->host_class();
+                std::fprintf(stderr, "[mpi] %d of %d worker rank(s) measure; records name host \"%s\"\n",
+                             workers->live_workers(), transport->size() - 1,
+                             setup.measure_host.empty() ? ansor::host_cpu_id().c_str() : setup.measure_host.c_str());
+            }
+        }
+
+        TaskFile file;
+        if (!args.generator.empty()) {
+            // One pipeline: a task file of one task, named after its generator.
+            nlohmann::json one = {{"network", args.generator},
+                                  {"tasks", {{{"name", args.generator}, {"generator", args.generator}, {"params", args.params}}}}};
+            file = parse_task_file(one, "--generator " + args.generator);
+        } else {
+            file = load_task_file(args.tasks);
+        }
         FamilyRule rule = parse_family_rule(args.families);
         std::vector<std::unique_ptr<TaskRun>> runs;
         std::vector<ansor::Task> tasks;
@@ -265,6 +361,20 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < runs.size(); i++) {
             ansor::SessionParts parts;
             parts.pretraining = pretraining;
+            if (workers) {
+                TaskDescriptor task;
+                task.index = (int)i;
+                task.name = file.tasks[i].name;
+                task.generator = file.tasks[i].generator;
+                task.params = file.tasks[i].params;
+                task.parallelism = setup.parallelism;
+                task.key = runs[i]->key().hash;
+                const TaskRun *run = runs[i].get();
+                WorkerPool *pool_of_workers = workers.get();
+                parts.make_measurer = [pool_of_workers, task, run](const ansor::PipelineDAG &dag, const ansor::MeasureOptions &m) {
+                    return std::make_unique<RemoteMeasurer>(*pool_of_workers, task, dag, run->key(), m);
+                };
+            }
             if (shared_models) {
                 const std::string group = args.model == "family" ? tasks[i].family : "all";
                 const std::string task_key = runs[i]->key().hash;
@@ -396,6 +506,15 @@ int main(int argc, char **argv) {
             int moved = 0;
             for (const auto &r : runs) moved += r->transferred_measured();
             std::printf("foresee: %d measurements were programs passed on within a family\n", moved);
+        }
+        if (!args.stats.empty()) write_stats(args.stats, seconds_since(start), spent_now, transport.get(), workers.get());
+        if (workers) {
+            const WorkerPool::Counts &c = workers->counts();
+            std::printf("workers: %lld candidates sent in %lld chunks, %lld results back, %lld requeued after a lost "
+                        "worker, %lld failed as lost, %lld measured on rank 0, %d worker(s) lost\n",
+                        (long long)c.candidates_sent, (long long)c.chunks_sent, (long long)c.results,
+                        (long long)c.requeued, (long long)c.lost_failed, (long long)c.measured_here, c.workers_lost);
+            std::printf("%s", workers->describe_workers().c_str());
         }
         return 0;
     } catch (const ansor::UserError &e) {

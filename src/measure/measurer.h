@@ -56,6 +56,9 @@ struct MeasureResult {
     // "pocl-cpu" for an OpenCL program run on PoCL, a CPU (a time that says
     // nothing about GPU performance). Empty for CPU measurements.
     std::string device;
+    // host_cpu_id() of the machine that measured it when that is not this
+    // process's (a worker rank of a distributed run); empty: this machine.
+    std::string host;
 };
 
 class Measurer {

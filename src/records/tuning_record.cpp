@@ -64,6 +64,7 @@ TuningRecord make_record(const PipelineKey &key, const Halide::Target &target, c
     r.check = key.check;
     r.target = target.to_string();
     r.conditions = conditions_of_this_build(target, meta.threads.value_or(key.parallelism));
+    if (!result.host.empty()) r.conditions->host = result.host;  // measured by another machine
     r.outputs = key.outputs;
     r.ok = result.ok;
     r.error = result.error.size() > kMaxErrorChars ? result.error.substr(0, kMaxErrorChars) + "..." : result.error;

@@ -28,8 +28,6 @@ AnnotationOptions annotation_options(const Options &options, int parallelism) {
     return ao;
 }
 
-namespace {
-
 MeasureOptions measure_options(const Options &o, const Halide::Target &target, int threads) {
     MeasureOptions m;
     m.target = measurement_target(target);
@@ -43,6 +41,8 @@ MeasureOptions measure_options(const Options &o, const Halide::Target &target, i
     m.gpu_runner = o.gpu_runner;
     return m;
 }
+
+namespace {
 
 TunerOptions tuner_options(const Options &o, size_t funcs) {
     TunerOptions t;
@@ -116,7 +116,8 @@ std::string describe(const SessionSettings &s) {
       << "max_sketches=" << s.max_sketches << "\n"
       << "progress=" << s.progress << "\n"
       << "verbose=" << s.verbose << "\n"
-      << "allow_root_fallback=" << s.allow_root_fallback << "\n";
+      << "allow_root_fallback=" << s.allow_root_fallback << "\n"
+      << "measure_host=" << s.measure_host << "\n";
     return o.str();
 }
 

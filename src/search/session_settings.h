@@ -43,10 +43,17 @@ struct SessionSettings {
     // one): false, choose() throws a UserError listing their first errors;
     // true, it applies every Func at root with a warning.
     bool allow_root_fallback = false;
+    // host_cpu_id() of the machines that measure, when not this one (the
+    // worker ranks of a distributed run): the log's history is read for that
+    // host class, as the records its measurements append name it. "": this machine.
+    std::string measure_host;
 };
 
 // The settings the options ask for, for `dag` on `target`.
 SessionSettings session_settings(const Options &options, const PipelineDAG &dag, const Halide::Target &target);
+
+// The measurement settings the options ask for, on `target` with `threads` threads.
+MeasureOptions measure_options(const Options &options, const Halide::Target &target, int threads);
 
 // The annotation settings the options ask for.
 AnnotationOptions annotation_options(const Options &options, int parallelism);

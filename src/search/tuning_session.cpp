@@ -74,7 +74,9 @@ TuningSession::TuningSession(const PipelineDAG &dag, const Halide::Target &targe
     if (!settings_.log.empty()) {
         log_.emplace(settings_.log);
         if (settings_.resume_from_log) {
-            history_ = log_->load(dag_, key(), conditions_of_this_build(target_, settings_.measure.threads));
+            MeasureConditions ours = conditions_of_this_build(target_, settings_.measure.threads);
+            if (!settings_.measure_host.empty()) ours.host = settings_.measure_host;
+            history_ = log_->load(dag_, key(), ours);
             logged_trials_ = (int64_t)history_.size();
             if (settings_.progress) {
                 std::fprintf(stderr, "[ansor] log %s: %zu records for pipeline %s on this target, host and %d thread(s)\n",
