@@ -136,7 +136,8 @@ private:
         if (it != tasks_.end()) return *it->second;
         auto t = std::make_unique<TaskOnWorker>();
         try {
-            t->built = build_generator_pipeline(c.generator, c.params, measure_.target);
+            // The tool's target, as rank 0 builds the task with (the measurement target may drop features).
+            t->built = build_generator_pipeline(c.generator, c.params, Halide::Target(setup_.target));
             t->dag = std::make_unique<ansor::PipelineDAG>(t->built.outputs(), c.parallelism);
             t->key = std::make_unique<ansor::PipelineKey>(ansor::make_pipeline_key(*t->dag));
             if (t->key->hash != c.key) {
