@@ -85,7 +85,7 @@ struct Enumerator::Impl {
     // The first result's id of variant over operands (b = -1 when unary), or
     // -1 when the operator is ill-shaped.
     int intern(int variant, int a, int b) {
-        if (exprs.size() >= (1u << 20)) throw std::runtime_error("too many expressions to enumerate");
+        if (exprs.size() + 2 >= (1u << 21)) throw std::runtime_error("too many expressions to enumerate");
         uint64_t key = ((uint64_t)variant << 42) | ((uint64_t)a << 21) | (uint64_t)(b + 1);
         auto it = interned.find(key);
         if (it != interned.end()) return it->second;

@@ -13,6 +13,10 @@
 //  - enlarge applies to graph inputs only;
 //  - an operator needs an operand that is not derived from constants alone
 //    (enlarge excepted), and a graph never repeats an operator;
+//  - a convolution's data operand depends on a tensor input and its kernel
+//    on weights and constants only; relu applies to data;
+//  - the results that do not fit at the fingerprint sizes (a valid
+//    convolution on too small an input) are left out;
 //  - only connected graphs are recorded (tensors shared through inputs
 //    connect; scalars and constants do not): a disconnected pair is the
 //    union of smaller ones.
@@ -22,9 +26,9 @@
 // Fingerprint: each output's integer value at the family's fingerprint
 // sizes, with its concrete shape and split tree, is hashed; the graph's
 // fingerprint is the sum of mixed output hashes (independent of output
-// order); scalars are -13 (see enumerate.cpp). Graphs are grouped by fingerprint; each graph is paired with the
-// first (smallest) graph of its group, so a group of k graphs gives k - 1
-// candidate pairs.
+// order); scalars are -13 (see enumerate.cpp). Graphs are grouped by
+// fingerprint; each graph is paired with the first (smallest) graph of its
+// group, so a group of k graphs gives k - 1 candidate pairs.
 #pragma once
 
 #include "families.h"

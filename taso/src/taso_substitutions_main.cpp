@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -78,6 +79,8 @@ int main(int argc, char **argv) {
             }
             options.families = chosen;
         }
+        if (!out.empty() && !std::ofstream(out))  // fail before the work, not after
+            throw std::runtime_error("cannot write '" + out + "'");
         if (!quiet) options.log = [](const std::string &line) { std::fprintf(stderr, "%s\n", line.c_str()); };
 
         auto start = std::chrono::steady_clock::now();

@@ -31,14 +31,14 @@ struct Verifier::Impl {
     }
 
     z3::expr dim_term(const DimExpr &d, const InputFamily &family) {
+        if (!d.plain()) throw std::runtime_error("input sizes must not involve convolutions");
         z3::expr e = ctx.int_val((int64_t)d.constant);
         for (int s : d.symbols) e = e + ctx.int_const(("sym_" + family.symbols.name(s)).c_str());
-        if (!d.plain()) throw std::runtime_error("input sizes must not involve convolutions");
         return e;
     }
 
     // Terms of one graph's outputs.
-    std::vector<z3::expr> terms(const InputFamily &family, const PatternGraph &g, const z3::expr_vector &inputs) {
+    std::vector<z3::expr> terms(const PatternGraph &g, const z3::expr_vector &inputs) {
         std::vector<std::vector<z3::expr>> results;
         auto get = [&](const TensorRef &r) -> z3::expr {
             return r.op < 0 ? inputs[(unsigned)r.index] : results.at(r.op).at(r.port);
@@ -92,7 +92,7 @@ struct Verifier::Impl {
             for (size_t i = 0; i < in.shape.size(); i++) solver.add(sig.dim((int)i, t) == dim_term(in.shape[i], family));
             inputs.push_back(t);
         }
-        auto ta = terms(family, a, inputs), tb = terms(family, b, inputs);
+        auto ta = terms(a, inputs), tb = terms(b, inputs);
         z3::expr differ = ctx.bool_val(false);
         for (auto [i, j] : outputs) differ = differ || ta.at(i) != tb.at(j);
         solver.add(differ);

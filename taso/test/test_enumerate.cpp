@@ -1,5 +1,6 @@
 // Enumeration is deterministic and finds the expected candidates.
 #include "enumerate.h"
+#include "generate.h"
 #include "pattern_graph.h"
 
 #include <doctest/doctest.h>
@@ -38,4 +39,28 @@ TEST_CASE("enumerate: distributivity is a candidate pair, and graphs are well-sh
 TEST_CASE("enumerate: the operator limit is checked") {
     auto fam = default_families().at(0);
     CHECK_THROWS_WITH_AS(Enumerator(fam).run(5), doctest::Contains("max ops"), std::runtime_error);
+}
+
+TEST_CASE("generate: the pipeline's counts on two-operator graphs are pinned") {
+    GenerateOptions opts;
+    opts.max_ops = 2;
+    auto r = generate_substitutions(opts);
+    REQUIRE(r.per_family.size() == 2);
+    const GenerateCounts &m = r.per_family[0].second, &c = r.per_family[1].second;
+    CHECK(r.per_family[0].first == "matrix");
+    CHECK(m.graphs == 682);
+    CHECK(m.candidates == 95);
+    CHECK(m.pruned_renaming == 54);
+    CHECK(m.verified == 38);
+    CHECK(m.rejected == 3);
+    CHECK(m.kept() == 35);
+    CHECK(c.graphs == 1304);
+    CHECK(c.candidates == 378);
+    CHECK(c.pruned_renaming + c.pruned_common == 227);
+    CHECK(c.verified == 128);
+    CHECK(c.kept() == 127);
+    // Every candidate is accounted for exactly once.
+    for (const GenerateCounts *k : {&m, &c})
+        CHECK(k->candidates == k->recheck_failed + k->pruned_renaming + k->pruned_common + k->verified + k->rejected);
+    CHECK((int64_t)r.kept.size() == r.total.kept());
 }
