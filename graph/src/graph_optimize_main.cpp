@@ -3,10 +3,12 @@
 //
 //   ansor_graph_optimize --graph G.json --substitutions S.json [--log L.jsonl] [--cost-cache C.json]
 //                        [--alpha 1.05] [--budget 100] [--threads 2] [--target T]
-//                        [--out G2.json] [--tasks-out T.json] [--no-check]
+//                        [--out G2.json] [--tasks-out T.json] [--default-cost-ms X] [--no-check]
 //
 // Kernel costs: the log's best time for the kernel's pipeline key, else the
-// kernel measured once with the reference schedule (cached in --cost-cache).
+// kernel measured once with the reference schedule (cached in --cost-cache),
+// or with --default-cost-ms, X ms for every kernel without a record (no
+// measuring: the search then minimises the number of kernel calls).
 // Prints the substitutions that fired (with the nodes they matched) and the
 // cost before and after; writes the optimised graph and its task file.
 // Unless --no-check, the optimised graph's outputs are compared with the
@@ -32,7 +34,7 @@ namespace {
     std::fprintf(stderr,
                  "ansor_graph_optimize: %s\nusage: ansor_graph_optimize --graph G.json --substitutions S.json "
                  "[--log L.jsonl] [--cost-cache C.json] [--alpha 1.05] [--budget 100] [--threads 2] [--target T] "
-                 "[--out G2.json] [--tasks-out T.json] [--no-check]\n",
+                 "[--out G2.json] [--tasks-out T.json] [--default-cost-ms X] [--no-check]\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -50,6 +52,7 @@ int main(int argc, char **argv) {
     SearchOptions search;
     KernelCostOptions cost_options;
     bool check = true;
+    double default_cost_ms = -1;  // < 0: measure
     for (int i = 1; i < argc; i++) {
         const std::string f = argv[i];
         if (f == "--no-check") {
@@ -70,6 +73,10 @@ int main(int argc, char **argv) {
             search.alpha = std::strtod(v.c_str(), &end);
             if (v.empty() || *end || !(search.alpha >= 1.0) || search.alpha > 100)
                 usage("--alpha needs a number from 1 to 100, got '" + v + "'");
+        } else if (f == "--default-cost-ms") {
+            default_cost_ms = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end || !(default_cost_ms > 0) || default_cost_ms > 1e6)
+                usage("--default-cost-ms needs a positive number of milliseconds, got '" + v + "'");
         } else if (f == "--budget" || f == "--threads") {
             long x = std::strtol(v.c_str(), &end, 10);
             if (v.empty() || *end || x < (f == "--budget" ? 0 : 1) || x > 1000000)
@@ -97,9 +104,10 @@ int main(int argc, char **argv) {
         std::unique_ptr<LogKernelCosts> logged;
         if (!log_path.empty()) logged = std::make_unique<LogKernelCosts>(log_path, cost_options);
         MeasuredKernelCosts measured(cache_path, cost_options);
+        ConstantKernelCosts constant(default_cost_ms);
         CostChain chain;
         if (logged) chain.add(logged.get());
-        chain.add(&measured);
+        chain.add(default_cost_ms > 0 ? static_cast<KernelCostProvider *>(&constant) : &measured);
 
         const GraphCost before = graph_cost(g, chain);
         std::printf("cost before: %.4f ms (%s)\n", before.ms, describe_cost(before).c_str());

@@ -11,6 +11,10 @@
 //                        warm-up. Kept in memory and, with a cache file, on
 //                        disk, so that a kernel is measured once across runs.
 //
+// ConstantKernelCosts prices every kernel alike (the search then minimises
+// the number of kernel calls); ansor_graph_optimize --default-cost-ms uses it
+// in place of measuring, for runs that must not time anything.
+//
 // There is no cost-model tier: the shipped cost model ranks the programs of
 // one pipeline but does not predict milliseconds, so its scores cannot be
 // added across kernels.
@@ -32,6 +36,15 @@ public:
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
+};
+
+class ConstantKernelCosts : public KernelCostProvider {
+public:
+    explicit ConstantKernelCosts(double ms) : ms_(ms) {}
+    std::optional<KernelCost> cost(const KernelCall &) override { return KernelCost{ms_, "constant"}; }
+
+private:
+    double ms_;
 };
 
 class MeasuredKernelCosts : public KernelCostProvider {
