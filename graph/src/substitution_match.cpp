@@ -86,19 +86,12 @@ std::vector<SubstitutionRule> make_rules(const std::vector<taso::Substitution> &
             r.from = reversed ? sub.target : sub.source;
             r.to = reversed ? sub.source : sub.target;
             for (auto [a, b] : sub.outputs) r.outputs.push_back(reversed ? std::make_pair(b, a) : std::make_pair(a, b));
+            // The side to build may use an identity kernel the matched side
+            // lacks (it is created); any other input must be bound.
             const std::set<int> from_in = inputs_used(r.from), to_in = inputs_used(r.to);
-            bool identity_needed = false, missing = r.from.ops.empty();
-            for (int k : to_in) {
-                if (from_in.count(k)) continue;
-                if (r.family.inputs[k].kind == taso::InputKind::IdentityKernel) identity_needed = true;
-                else missing = true;
-            }
-            for (int k : from_in)  // an identity kernel cannot be recognised in a graph
-                if (r.family.inputs[k].kind == taso::InputKind::IdentityKernel) identity_needed = true;
-            if (identity_needed) {
-                s.skipped_identity++;
-                continue;
-            }
+            bool missing = r.from.ops.empty();
+            for (int k : to_in)
+                if (!from_in.count(k) && r.family.inputs[k].kind != taso::InputKind::IdentityKernel) missing = true;
             if (missing || r.outputs.size() != r.from.outputs.size()) {
                 s.skipped_other++;
                 continue;
@@ -203,9 +196,13 @@ private:
         }
     }
 
-    // A tensor may stand for a pattern input of this role.
-    bool fits_role(const std::string &t, int role) const {
+    // A tensor may stand for pattern input `input`: of its rank and layout;
+    // an identity kernel only for a weight declared as one.
+    bool fits(const std::string &t, int input) const {
         const TensorInfo &info = g_.tensor(t);
+        if (r_.family.inputs[input].kind == taso::InputKind::IdentityKernel)
+            return info.kind == TensorKind::kWeight && info.init == "identity" && info.shape.size() == 4;
+        const int role = r_.input_roles[input];
         if (role == kMatrix) return info.shape.size() == 2;
         if (role == kData) return info.shape.size() == 4 && info.layout == Layout::kNHWC;
         return info.shape.size() == 4;
@@ -252,7 +249,7 @@ private:
                     if (!want.empty()) {
                         ok = want == actual;
                     } else {  // an unbound input
-                        ok = fits_role(actual, r_.input_roles[ref.index]);
+                        ok = fits(actual, ref.index);
                         if (ok) {
                             bound_[ref.index] = actual;
                             newly_bound.push_back(ref.index);
@@ -298,6 +295,13 @@ private:
                 }
             }
         }
+        // An identity kernel to create needs its size.
+        for (size_t i = 0; i < inputs.size(); i++) {
+            if (!bound_[i].empty() || inputs[i].kind != taso::InputKind::IdentityKernel) continue;
+            for (const auto &e : inputs[i].shape)
+                for (int id : e.symbols)
+                    if (sym[id] < 0) return;
+        }
         for (size_t j = 0; j < r_.from.ops.size(); j++) {
             const taso::PatternOp &op = r_.from.ops[j];
             if (op.kind != OpKind::Split) continue;
@@ -341,14 +345,30 @@ std::vector<SubstitutionMatch> find_matches(const Graph &g, const SubstitutionRu
 
 Graph apply_match(const Graph &g, const SubstitutionMatch &m) {
     const SubstitutionRule &r = *m.rule;
-    Graph scratch = g;  // for the shapes of the new nodes' inputs
+    Graph scratch = g;  // for the shapes of the new nodes' inputs; gets the new identity kernels
     std::set<std::string> taken = used_names(g);
     std::vector<Node> added;
     std::vector<std::vector<std::string>> results;  // of each `to` op
+    std::vector<std::string> inputs = m.inputs;
     auto value = [&](const TensorRef &ref) -> std::string {
-        return ref.op < 0 ? m.inputs.at(ref.index) : results.at(ref.op).at(ref.port);
+        return ref.op < 0 ? inputs.at(ref.index) : results.at(ref.op).at(ref.port);
     };
     const std::string context = "applying " + m.describe(g);
+    // Identity kernels the new nodes read: new weights declared "identity".
+    for (int k : inputs_used(r.to)) {
+        if (!inputs[k].empty()) continue;
+        const taso::InputSpec &spec = r.family.inputs[k];
+        TensorInfo t;
+        t.name = fresh_name(taken, "taso_identity");
+        t.kind = TensorKind::kWeight;
+        t.init = "identity";
+        t.shape.assign(spec.shape.size(), 0);
+        for (size_t d = 0; d < spec.shape.size(); d++)
+            t.shape[graph_axis(kKernel, (int)d)] = (int)spec.shape[d].evaluate(m.symbols);
+        scratch.tensors[t.name] = t;
+        scratch.weights.push_back(t.name);
+        inputs[k] = t.name;
+    }
     for (size_t j = 0; j < r.to.ops.size(); j++) {
         const taso::PatternOp &op = r.to.ops[j];
         Node n;
@@ -423,7 +443,14 @@ Graph apply_match(const Graph &g, const SubstitutionMatch &m) {
             if (rename_new.count(t)) t = rename_new[t];
         nodes.push_back(n);
     }
-    return rebuild_graph(g, nodes);
+    // Identity kernels added by earlier rewrites that nothing reads any more go.
+    Graph base = scratch;
+    std::set<std::string> read;
+    for (const Node &n : nodes) read.insert(n.inputs.begin(), n.inputs.end());
+    base.weights.clear();
+    for (const auto &w : scratch.weights)
+        if (read.count(w) || w.rfind("taso_identity", 0) != 0) base.weights.push_back(w);
+    return rebuild_graph(base, nodes);
 }
 
 }  // namespace ansor_graph

@@ -13,9 +13,10 @@
 //                "same" = padding (KH/2, KW/2) with odd kernels, "valid" = 0;
 //                activation none or relu
 //   enlarge   -> enlarge to kernel (k, k)
-// smul (no graph operator multiplies by a scalar) and rules whose target
-// needs an identity kernel (a constant no graph file can declare) are not
-// used. Axes: taso's 4-D data tensors are [b, c, h, w] and the graph's
+// smul (no graph operator multiplies by a scalar) is not used. An identity
+// kernel the side to build needs is created as a new weight declared with
+// init "identity" ([1, 1, C, C]); an identity kernel on the matched side
+// binds only to such a weight. Axes: taso's 4-D data tensors are [b, c, h, w] and the graph's
 // NHWC [N, H, W, C]; taso's kernels are [o, c, kh, kw] and the graph's
 // [KH, KW, CI, CO]; a pattern value is a kernel when it is a weight input,
 // an enlarge result, or derived from one by the other operators, and its
@@ -52,9 +53,8 @@ struct SubstitutionRule {
 
 struct RuleSetStats {
     int substitutions = 0, rules = 0;
-    int skipped_scalar = 0;    // smul or a scalar input
-    int skipped_identity = 0;  // the side to build needs an identity kernel
-    int skipped_other = 0;     // no operator to match, or the side to build uses an input the matched side lacks
+    int skipped_scalar = 0;  // smul or a scalar input
+    int skipped_other = 0;   // no operator to match, or the side to build uses an input the matched side lacks
 };
 
 // Both directions of every usable substitution.

@@ -149,3 +149,47 @@ TEST_CASE("rebuild_graph restores a topological order and rejects a cycle") {
     cyc[0].inputs[0] = "r1";
     CHECK_THROWS_AS(rebuild_graph(g, cyc), GraphError);
 }
+
+TEST_CASE("residual fusion: an identity kernel is created as a weight, and matched only as one") {
+    const char *residual = R"({"format": "ansor-taso-substitutions", "version": 1, "substitutions": [
+     {"constraints": {"b": ["X.0"], "c": ["X.1", "W1.0", "W1.1", "I.0", "I.1"], "h": ["X.2"], "w": ["X.3"]}, "family": "conv",
+      "inputs": [{"kind": "tensor", "name": "X", "shape": ["b", "c", "h", "w"]},
+                 {"kind": "weight", "name": "W1", "shape": ["c", "c", "3", "3"]},
+                 {"kind": "identity_kernel", "name": "I", "shape": ["c", "c", "1", "1"]}],
+      "outputs": [[0, 0]],
+      "source": {"ops": [{"attrs": {"kernel": 3}, "op": "enlarge", "operands": ["I"]}, {"op": "ewadd", "operands": ["W1", "%0"]},
+                         {"attrs": {"activation": "none", "padding": "same", "stride": 1}, "op": "conv2d", "operands": ["X", "%1"]}],
+                 "outputs": ["%2"]},
+      "target": {"ops": [{"attrs": {"activation": "none", "padding": "same", "stride": 1}, "op": "conv2d", "operands": ["X", "W1"]},
+                         {"op": "ewadd", "operands": ["X", "%0"]}], "outputs": ["%1"]}}]})";
+    auto rules = rules_of(residual);
+    REQUIRE(rules.size() == 2);
+    Graph g = graph_of(R"({"name": "residual",
+      "inputs": [{"name": "x", "shape": [1, 5, 6, 4]}],
+      "weights": [{"name": "w", "shape": [3, 3, 4, 4]}, {"name": "not_identity", "shape": [1, 1, 4, 4], "init": "ones"}],
+      "nodes": [{"name": "c", "op": "conv2d", "inputs": ["x", "w"], "outputs": ["c"], "attrs": {"padding": 1}},
+                {"name": "y", "op": "add", "inputs": ["x", "c"], "outputs": ["y"]},
+                {"name": "e", "op": "enlarge", "inputs": ["not_identity"], "outputs": ["e"], "attrs": {"kernel": 3}},
+                {"name": "s", "op": "add", "inputs": ["w", "e"], "outputs": ["s"]},
+                {"name": "z", "op": "conv2d", "inputs": ["y", "s"], "outputs": ["z"], "attrs": {"padding": 1}}],
+      "outputs": ["z"]})");
+    // Forward: 'not_identity' is no identity kernel, so z is not a match.
+    CHECK(find_matches(g, rule(rules, 0, false)).empty());
+    auto fuse = find_matches(g, rule(rules, 0, true));
+    REQUIRE(fuse.size() == 1);
+    Graph h = apply_match(g, fuse[0]);
+    REQUIRE(h.weights.size() == 3);
+    const TensorInfo &id = h.tensor(h.weights.back());
+    CHECK(id.init == "identity");
+    CHECK(id.shape == Shape{1, 1, 4, 4});
+    check_same_outputs(g, h);
+    Graph back = parse_graph(graph_to_json(h), "written");  // "identity" loads
+    check_same_outputs(g, back);
+    // Forward on the fused graph binds the created identity kernel and
+    // drops it once nothing reads it.
+    auto unfuse = find_matches(h, rule(rules, 0, false));
+    REQUIRE(unfuse.size() == 1);
+    Graph k = apply_match(h, unfuse[0]);
+    CHECK(k.weights.size() == 2);
+    check_same_outputs(g, k);
+}
