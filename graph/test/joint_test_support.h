@@ -104,6 +104,19 @@ inline const char *kConvKernelConcat = R"({"format": "ansor-taso-substitutions",
                      {"attrs": {"activation": "none", "padding": "same", "stride": 1}, "op": "conv2d", "operands": ["X", "%0"]}],
              "outputs": ["%1"]}}]})";
 
+// Residual fusion: conv2d(X, W1 + enlarge(I)) = X + conv2d(X, W1).
+inline const char *kResidual = R"({"format": "ansor-taso-substitutions", "version": 1, "substitutions": [
+ {"constraints": {"b": ["X.0"], "c": ["X.1", "W1.0", "W1.1", "I.0", "I.1"], "h": ["X.2"], "w": ["X.3"]}, "family": "conv",
+  "inputs": [{"kind": "tensor", "name": "X", "shape": ["b", "c", "h", "w"]},
+             {"kind": "weight", "name": "W1", "shape": ["c", "c", "3", "3"]},
+             {"kind": "identity_kernel", "name": "I", "shape": ["c", "c", "1", "1"]}],
+  "outputs": [[0, 0]],
+  "source": {"ops": [{"attrs": {"kernel": 3}, "op": "enlarge", "operands": ["I"]}, {"op": "ewadd", "operands": ["W1", "%0"]},
+                     {"attrs": {"activation": "none", "padding": "same", "stride": 1}, "op": "conv2d", "operands": ["X", "%1"]}],
+             "outputs": ["%2"]},
+  "target": {"ops": [{"attrs": {"activation": "none", "padding": "same", "stride": 1}, "op": "conv2d", "operands": ["X", "W1"]},
+                     {"op": "ewadd", "operands": ["X", "%0"]}], "outputs": ["%1"]}}]})";
+
 // Two matmuls (one written as a dense node) sharing their input.
 inline const char *kTwoDense = R"({"name": "two_dense",
   "inputs": [{"name": "x", "shape": [4, 8]}],

@@ -151,18 +151,7 @@ TEST_CASE("rebuild_graph restores a topological order and rejects a cycle") {
 }
 
 TEST_CASE("residual fusion: an identity kernel is created as a weight, and matched only as one") {
-    const char *residual = R"({"format": "ansor-taso-substitutions", "version": 1, "substitutions": [
-     {"constraints": {"b": ["X.0"], "c": ["X.1", "W1.0", "W1.1", "I.0", "I.1"], "h": ["X.2"], "w": ["X.3"]}, "family": "conv",
-      "inputs": [{"kind": "tensor", "name": "X", "shape": ["b", "c", "h", "w"]},
-                 {"kind": "weight", "name": "W1", "shape": ["c", "c", "3", "3"]},
-                 {"kind": "identity_kernel", "name": "I", "shape": ["c", "c", "1", "1"]}],
-      "outputs": [[0, 0]],
-      "source": {"ops": [{"attrs": {"kernel": 3}, "op": "enlarge", "operands": ["I"]}, {"op": "ewadd", "operands": ["W1", "%0"]},
-                         {"attrs": {"activation": "none", "padding": "same", "stride": 1}, "op": "conv2d", "operands": ["X", "%1"]}],
-                 "outputs": ["%2"]},
-      "target": {"ops": [{"attrs": {"activation": "none", "padding": "same", "stride": 1}, "op": "conv2d", "operands": ["X", "W1"]},
-                         {"op": "ewadd", "operands": ["X", "%0"]}], "outputs": ["%1"]}}]})";
-    auto rules = rules_of(residual);
+    auto rules = rules_of(kResidual);
     REQUIRE(rules.size() == 2);
     Graph g = graph_of(R"({"name": "residual",
       "inputs": [{"name": "x", "shape": [1, 5, 6, 4]}],
