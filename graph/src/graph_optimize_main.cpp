@@ -50,6 +50,7 @@ std::string describe_cost(const GraphCost &c) {
 int main(int argc, char **argv) {
     std::string graph_path, subs_path, log_path, cache_path, out_path, tasks_path;
     SearchOptions search;
+    search.verbose = true;  // improvements and graphs that could not be costed, on stderr
     KernelCostOptions cost_options;
     bool check = true;
     double default_cost_ms = -1;  // < 0: measure
@@ -113,9 +114,10 @@ int main(int argc, char **argv) {
         std::fflush(stdout);
         SearchResult r = search_graph(g, rules, [&](const Graph &x) { return graph_cost(x, chain).ms; }, search);
         const GraphCost after = graph_cost(r.best, chain);
-        std::printf("search: alpha %.3f, budget %d: expanded %d, new graphs %d, duplicates %d, pruned %d, "
+        std::printf("search: alpha %.3f, budget %d: expanded %d, new graphs %d, duplicates %d, pruned %d, failed %d, "
                     "kernels measured %d\n",
-                    search.alpha, search.budget, r.expanded, r.generated, r.duplicates, r.pruned, measured.measured());
+                    search.alpha, search.budget, r.expanded, r.generated, r.duplicates, r.pruned, r.failed,
+                    measured.measured());
         std::printf("substitutions that fired: %zu\n", r.steps.size());
         for (const auto &s : r.steps) std::printf("  %s\n", s.c_str());
         std::printf("cost after: %.4f ms (%s)\n", after.ms, describe_cost(after).c_str());

@@ -59,7 +59,15 @@ SearchResult search_graph(const Graph &g, const std::vector<SubstitutionRule> &r
                     continue;
                 }
                 r.generated++;
-                const double next_cost = cost(next);
+                double next_cost;
+                try {
+                    next_cost = cost(next);
+                } catch (const std::exception &e) {
+                    // A kernel no provider can price (or build): the graph is dropped.
+                    r.failed++;
+                    if (options.verbose) std::fprintf(stderr, "[graph search] not costed: %s\n", e.what());
+                    continue;
+                }
                 auto steps = std::make_shared<std::vector<std::string>>(*c.steps);
                 steps->push_back(m.describe(*c.graph));
                 if (next_cost < r.best_cost) {

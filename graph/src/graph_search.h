@@ -25,6 +25,7 @@ struct SearchResult {
     Graph best;
     double initial_cost = 0, best_cost = 0;
     std::vector<std::string> steps;  // the substitutions that lead from the input to `best`, with their nodes
+    // failed: rewrites refused by apply_match, or new graphs the cost function threw for (dropped).
     int expanded = 0, generated = 0, duplicates = 0, pruned = 0, failed = 0;
 };
 

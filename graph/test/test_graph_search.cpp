@@ -102,3 +102,16 @@ TEST_CASE("search: never returns a graph costlier than its input; the budget bou
     CHECK(z.expanded == 0);
     CHECK(z.generated == 0);
 }
+
+TEST_CASE("search: a graph the cost function cannot price is dropped, not fatal") {
+    Graph g = graph_of(kTwoDense);
+    auto rules = rules_of(kMatmulConcatSplit);
+    FakeCosts costs({{"dense_bias_act", 10}, {"graph_copy", 1}});
+    SearchResult r = search_graph(g, rules, [&](const Graph &x) {
+        if (count_op(x, "concat")) throw GraphError("no cost for the copies");
+        return graph_cost(x, costs).ms;
+    });
+    CHECK(r.failed == 2);  // both merges
+    CHECK(r.best_cost == r.initial_cost);
+    CHECK(canonical_hash(r.best) == canonical_hash(g));
+}
