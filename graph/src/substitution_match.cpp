@@ -371,8 +371,15 @@ Graph apply_match(const Graph &g, const SubstitutionMatch &m) {
     }
     for (size_t j = 0; j < r.to.ops.size(); j++) {
         const taso::PatternOp &op = r.to.ops[j];
+        const int outs = op.kind == OpKind::Split ? 2 : 1;
         Node n;
         n.name = fresh_name(taken, "taso");
+        // A split writes <name>_0 and <name>_1: those must be free too.
+        while (outs > 1 && (taken.count(n.name + "_0") || taken.count(n.name + "_1"))) n.name = fresh_name(taken, "taso");
+        for (int p = 0; p < outs; p++) {
+            n.outputs.push_back(outs == 1 ? n.name : n.name + "_" + std::to_string(p));
+            taken.insert(n.outputs.back());
+        }
         n.op = graph_op_of(op.kind);
         for (const TensorRef &ref : op.operands) n.inputs.push_back(value(ref));
         const int role = op.operands.empty() ? kMatrix : role_of(r, r.to, op.operands[0]);
@@ -383,6 +390,7 @@ Graph apply_match(const Graph &g, const SubstitutionMatch &m) {
             const int axis = graph_axis(role, op.attrs.axis);
             std::vector<taso::TensorType> input_types;
             const taso::TensorType &t = taso::type_of(r.family, r.to_types, op.operands[0], input_types);
+            if (!t.splits[op.attrs.axis]) throw GraphError(context + ": a split without a concat to undo");
             const int total = scratch.tensor(n.inputs[0]).shape.at(axis);
             const int left = (int)t.splits[op.attrs.axis]->left.evaluate(m.symbols);
             n.attrs = {{"axis", axis}, {"sizes", {left, total - left}}};
@@ -399,8 +407,6 @@ Graph apply_match(const Graph &g, const SubstitutionMatch &m) {
         case OpKind::Enlarge: n.attrs = {{"kernel", op.attrs.kernel}}; break;
         default: break;
         }
-        const int outs = op.kind == OpKind::Split ? 2 : 1;
-        for (int p = 0; p < outs; p++) n.outputs.push_back(outs == 1 ? n.name : n.name + "_" + std::to_string(p));
         infer_node(scratch, n, context + ": new node '" + n.name + "' (" + n.op + ")");
         results.push_back(n.outputs);
         added.push_back(n);
