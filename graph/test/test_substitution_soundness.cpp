@@ -2,6 +2,7 @@
 // (generated in process, a few seconds), applied to a graph full of such
 // patterns, computes the same outputs on the reference.
 #include "generate.h"
+#include "graph_search.h"
 #include "joint_test_support.h"
 
 using namespace joint_test;
@@ -66,4 +67,20 @@ TEST_CASE("soundness: every match of every generated rule keeps the outputs") {
     MESSAGE(rules_matched << " rules matched, " << applied << " rewrites checked");
     CHECK(rules_matched >= 50);
     CHECK(applied >= 100);
+
+    // Chains of rewrites: a wide search checks every graph it costs.
+    int costed = 0;
+    SearchOptions wide;
+    wide.alpha = 1.5;
+    wide.budget = 6;
+    wide.matches_per_rule = 4;
+    SearchResult r = search_graph(g, rules, [&](const Graph &x) {
+        check_same_outputs(g, parse_graph(graph_to_json(x), "written"));  // also: every graph writes and loads
+        costed++;
+        return (double)x.nodes.size();
+    }, wide);
+    MESSAGE(costed << " graphs of the search checked, best " << r.best_cost << " nodes after " << r.steps.size()
+                   << " substitutions");
+    CHECK(r.expanded == wide.budget);
+    CHECK(costed >= 100);
 }
