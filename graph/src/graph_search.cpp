@@ -45,8 +45,9 @@ SearchResult search_graph(const Graph &g, const std::vector<SubstitutionRule> &r
             continue;
         }
         r.expanded++;
+        const GraphIndex index = index_graph(*c.graph);
         for (const SubstitutionRule &rule : rules) {
-            for (const SubstitutionMatch &m : find_matches(*c.graph, rule, options.matches_per_rule)) {
+            for (const SubstitutionMatch &m : find_matches(*c.graph, rule, options.matches_per_rule, &index)) {
                 Graph next;
                 try {
                     next = apply_match(*c.graph, m);

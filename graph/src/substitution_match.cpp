@@ -125,8 +125,8 @@ namespace {
 
 class Matcher {
 public:
-    Matcher(const Graph &g, const SubstitutionRule &r, size_t limit)
-        : g_(g), r_(r), limit_(limit), consumers_(consumers_of(g)), node_of_(r.from.ops.size(), -1),
+    Matcher(const Graph &g, const SubstitutionRule &r, size_t limit, const GraphIndex &index)
+        : g_(g), r_(r), limit_(limit), consumers_(index.consumers), node_of_(r.from.ops.size(), -1),
           bound_(r.family.inputs.size()) {
         for (size_t i = 0; i < g.outputs.size(); i++) graph_outputs_.insert(g.outputs[i]);
     }
@@ -140,7 +140,7 @@ private:
     const Graph &g_;
     const SubstitutionRule &r_;
     size_t limit_;
-    std::map<std::string, std::vector<int>> consumers_;
+    const std::map<std::string, std::vector<int>> &consumers_;
     std::set<std::string> graph_outputs_;
     std::vector<int> node_of_;
     std::vector<std::string> bound_;
@@ -339,8 +339,28 @@ private:
 
 }  // namespace
 
-std::vector<SubstitutionMatch> find_matches(const Graph &g, const SubstitutionRule &rule, size_t limit) {
-    return Matcher(g, rule, limit).run();
+GraphIndex index_graph(const Graph &g) {
+    GraphIndex index;
+    index.consumers = consumers_of(g);
+    for (const Node &n : g.nodes) index.ops.insert(n.op);
+    return index;
+}
+
+std::vector<SubstitutionMatch> find_matches(const Graph &g, const SubstitutionRule &rule, size_t limit,
+                                            const GraphIndex *index) {
+    GraphIndex own;
+    if (!index) {
+        own = index_graph(g);
+        index = &own;
+    }
+    // A pattern operator with no graph operator of its kind present: no match.
+    for (const taso::PatternOp &op : rule.from.ops) {
+        const char *want = graph_op_of(op.kind);
+        if (!want) return {};
+        const bool present = index->ops.count(want) || (op.kind == OpKind::Matmul && index->ops.count("dense"));
+        if (!present) return {};
+    }
+    return Matcher(g, rule, limit, *index).run();
 }
 
 Graph apply_match(const Graph &g, const SubstitutionMatch &m) {

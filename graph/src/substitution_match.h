@@ -34,6 +34,7 @@
 #include "substitution.h"
 
 #include <optional>
+#include <set>
 
 namespace ansor_graph {
 
@@ -68,9 +69,18 @@ struct SubstitutionMatch {
     std::string describe(const Graph &g) const;  // "rule #i: matmul(A,B)... at nodes a, b"
 };
 
+// What matching needs of a graph, built once per graph when many rules are
+// tried on it.
+struct GraphIndex {
+    std::map<std::string, std::vector<int>> consumers;  // tensor -> node indices
+    std::set<std::string> ops;                         // operators present
+};
+GraphIndex index_graph(const Graph &g);
+
 // Every match of `rule` in `g` that passes the shape and use checks, up to
-// `limit` of them.
-std::vector<SubstitutionMatch> find_matches(const Graph &g, const SubstitutionRule &rule, size_t limit = 1000);
+// `limit` of them. `index`, when given, must be index_graph(g).
+std::vector<SubstitutionMatch> find_matches(const Graph &g, const SubstitutionRule &rule, size_t limit = 1000,
+                                            const GraphIndex *index = nullptr);
 
 // `g` with the match rewritten; new node and tensor names are fresh
 // ("taso<k>"), and a result of the matched nodes that the graph uses
