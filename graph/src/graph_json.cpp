@@ -96,8 +96,15 @@ TensorInfo parse_declared(const json &e, TensorKind kind, const std::string &whe
         if (!e["init"].is_string()) throw GraphError(named + ": field 'init' must be a string");
         t.init = e["init"].get<std::string>();
     }
-    if (t.init != "fan_in" && t.init != "uniform" && t.init != "ones" && t.init != "zeros")
-        throw GraphError(named + ": field 'init' is '" + t.init + "' (fan_in, uniform, ones, zeros)");
+    if (t.init != "fan_in" && t.init != "uniform" && t.init != "ones" && t.init != "zeros" && t.init != "identity")
+        throw GraphError(named + ": field 'init' is '" + t.init + "' (fan_in, uniform, ones, zeros, identity)");
+    if (t.init == "identity") {
+        const Shape &s = t.shape;
+        bool ok = s.size() >= 2 && s[s.size() - 1] == s[s.size() - 2];
+        for (size_t d = 0; d + 2 < s.size(); d++) ok = ok && s[d] == 1;
+        if (!ok)
+            throw GraphError(named + ": \"init\": \"identity\" needs a shape [1, .., 1, C, C], got " + shape_string(s));
+    }
     if (e.contains("range")) {
         const json &r = e["range"];
         if (t.init != "uniform") throw GraphError(named + ": field 'range' needs \"init\": \"uniform\"");

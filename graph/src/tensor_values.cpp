@@ -55,6 +55,10 @@ TensorMap declared_values(const Graph &g, uint64_t seed) {
             const int64_t fan_in = info.shape.size() == 1 ? 0 : element_count(info.shape) / info.shape.back();
             const float bound = fan_in ? (float)std::sqrt(6.0 / (double)fan_in) : 0.1f;
             fill_uniform(t, seed, name, -bound, bound);
+        } else if (info.init == "identity") {  // [.., C, C]: 1 where the last two indices agree
+            const int64_t c = info.shape.back();
+            for (int64_t i = 0; i < t.size(); i += c * c)
+                for (int64_t k = 0; k < c; k++) t[i + k * c + k] = 1.f;
         }  // zeros: as made
         m[name] = t;
     }

@@ -27,7 +27,8 @@ using TensorMap = std::map<std::string, Tensor>;
 // order of declarations or on other tensors. Inputs are uniform in [-1, 1);
 // weights follow their "init": fan_in (uniform ±sqrt(6 / fan_in), fan_in
 // the product of all dims but the last; ±0.1 for 1-D weights), uniform
-// (its range), ones, zeros.
+// (its range), ones, zeros, identity ([1, .., 1, C, C]: 1 where the last
+// two indices agree, e.g. the identity convolution kernel [1, 1, C, C]).
 TensorMap declared_values(const Graph &g, uint64_t seed);
 
 }  // namespace ansor_graph

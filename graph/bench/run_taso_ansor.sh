@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The joint search (docs/taso.md, "Joint search"): TASO's graph search
+# alternated with Ansor's tuning, against tuning the original graph alone,
+# under one total trial budget T.
+#
+#   (a) original: the graph's task file tuned with T trials, then run;
+#   (b) joint:    optimise the graph with default costs (the kernels measured
+#                 with the reference schedule), tune the optimised graph's
+#                 tasks with T/2 trials, optimise again with the tuned costs
+#                 (the log's times), tune the new graph's tasks with the
+#                 remaining T - T/2 trials (into the same log), run it.
+#
+# Prints both end-to-end latencies and the substitutions that fired.
+#
+# usage: graph/bench/run_taso_ansor.sh GRAPH.json TRIALS [OUT_DIR]
+#   environment: BUILD (the build directory, default build),
+#                SUBSTITUTIONS (a substitution file; default: generated into
+#                OUT_DIR with ansor_taso_substitutions --max-ops 3),
+#                ALPHA (1.05), BUDGET (graphs expanded per search, 100),
+#                THREADS (2), REPEATS (whole-network runs timed, 10).
+# Tuning and timing load the machine: run it where nothing else runs.
+set -euo pipefail
+
+if [[ $# -lt 2 || $# -gt 3 ]]; then
+    echo "usage: $0 GRAPH.json TRIALS [OUT_DIR]" >&2
+    exit 2
+fi
+graph=$(realpath "$1")
+trials=$2
+out=${3:-taso_ansor_$(basename "$graph" .json)}
+if ! [[ $trials =~ ^[0-9]+$ ]] || (( trials < 2 )); then
+    echo "$0: TRIALS must be an integer of at least 2, got '$trials'" >&2
+    exit 2
+fi
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(realpath "${BUILD:-$root/build}")
+alpha=${ALPHA:-1.05}
+budget=${BUDGET:-100}
+threads=${THREADS:-2}
+repeats=${REPEATS:-10}
+tune=$build/apps/tune_tasks/ansor_tune_tasks
+run=$build/graph/ansor_network_run
+optimize=$build/graph/ansor_graph_optimize
+for tool in "$tune" "$run" "$optimize"; do
+    [[ -x $tool ]] || { echo "$0: $tool not built (set BUILD)" >&2; exit 1; }
+done
+mkdir -p "$out"
+out=$(realpath "$out")
+subs=${SUBSTITUTIONS:-$out/substitutions.json}
+if [[ ! -f $subs ]]; then
+    "$build/taso/ansor_taso_substitutions" --max-ops 3 --quiet --out "$subs"
+fi
+half=$((trials / 2))
+rest=$((trials - half))
+latency() { grep -o 'end-to-end latency: best [0-9.]* ms' "$1" | grep -o '[0-9.]* ms'; }
+
+echo "== (a) original graph, $trials trials"
+"$run" --graph "$graph" --list-tasks > "$out/original_tasks.json"
+"$tune" --tasks "$out/original_tasks.json" --log "$out/original.jsonl" --trials "$trials" \
+    --parallelism "$threads" > "$out/original_tune.txt"
+"$run" --graph "$graph" --log "$out/original.jsonl" --threads "$threads" --repeats "$repeats" \
+    | tee "$out/original_run.txt"
+
+echo "== (b) joint: optimise with default costs, tune $half trials"
+"$optimize" --graph "$graph" --substitutions "$subs" --cost-cache "$out/default_costs.json" \
+    --alpha "$alpha" --budget "$budget" --threads "$threads" \
+    --out "$out/joint1.json" --tasks-out "$out/joint1_tasks.json" | tee "$out/joint1_optimize.txt"
+"$tune" --tasks "$out/joint1_tasks.json" --log "$out/joint.jsonl" --trials "$half" \
+    --parallelism "$threads" > "$out/joint1_tune.txt"
+
+echo "== (b) joint: optimise again with the tuned costs, tune the rest ($rest trials)"
+"$optimize" --graph "$graph" --substitutions "$subs" --log "$out/joint.jsonl" \
+    --cost-cache "$out/default_costs.json" --alpha "$alpha" --budget "$budget" --threads "$threads" \
+    --out "$out/joint2.json" --tasks-out "$out/joint2_tasks.json" | tee "$out/joint2_optimize.txt"
+"$tune" --tasks "$out/joint2_tasks.json" --log "$out/joint.jsonl" --trials "$rest" \
+    --parallelism "$threads" > "$out/joint2_tune.txt"
+"$run" --graph "$out/joint2.json" --log "$out/joint.jsonl" --threads "$threads" --repeats "$repeats" \
+    | tee "$out/joint_run.txt"
+
+echo "== summary ($(basename "$graph"), $trials trials in all)"
+echo "original graph, tuned:        $(latency "$out/original_run.txt")"
+echo "joint (TASO + Ansor), tuned:  $(latency "$out/joint_run.txt")"
+echo "substitutions that fired in the final graph search:"
+sed -n '/^substitutions that fired/,/^cost after/p' "$out/joint2_optimize.txt" | sed '1d;$d'

@@ -1,0 +1,92 @@
+#include "graph_search.h"
+
+#include "graph_edit.h"
+
+#include <cstdio>
+#include <memory>
+#include <queue>
+#include <set>
+
+namespace ansor_graph {
+
+namespace {
+
+struct Candidate {
+    double cost;
+    long order;  // ties go to the earlier graph, so a search is deterministic
+    std::shared_ptr<const Graph> graph;
+    std::shared_ptr<const std::vector<std::string>> steps;
+};
+struct Costlier {
+    bool operator()(const Candidate &a, const Candidate &b) const {
+        return a.cost != b.cost ? a.cost > b.cost : a.order > b.order;
+    }
+};
+
+}  // namespace
+
+SearchResult search_graph(const Graph &g, const std::vector<SubstitutionRule> &rules, const GraphCostFn &cost,
+                          const SearchOptions &options) {
+    if (!(options.alpha >= 1.0)) throw GraphError("graph search: alpha must be at least 1");
+    SearchResult r;
+    r.initial_cost = r.best_cost = cost(g);
+    r.best = g;
+    std::priority_queue<Candidate, std::vector<Candidate>, Costlier> queue;
+    std::set<uint64_t> seen = {canonical_hash(g)};
+    long order = 0;
+    auto no_steps = std::make_shared<const std::vector<std::string>>();
+    queue.push({r.initial_cost, order++, std::make_shared<const Graph>(g), no_steps});
+    while (!queue.empty() && r.expanded < options.budget) {
+        Candidate c = queue.top();
+        queue.pop();
+        // The best may have improved since this graph was queued.
+        if (!(c.cost < options.alpha * r.best_cost) && c.order != 0) {
+            r.pruned++;
+            continue;
+        }
+        r.expanded++;
+        const GraphIndex index = index_graph(*c.graph);
+        for (const SubstitutionRule &rule : rules) {
+            for (const SubstitutionMatch &m : find_matches(*c.graph, rule, options.matches_per_rule, &index)) {
+                Graph next;
+                try {
+                    next = apply_match(*c.graph, m);
+                } catch (const GraphError &) {
+                    r.failed++;  // e.g. a graph output that would be renamed
+                    continue;
+                }
+                if (!seen.insert(canonical_hash(next)).second) {
+                    r.duplicates++;
+                    continue;
+                }
+                r.generated++;
+                double next_cost;
+                try {
+                    next_cost = cost(next);
+                } catch (const std::exception &e) {
+                    // A kernel no provider can price (or build): the graph is dropped.
+                    r.failed++;
+                    if (options.verbose) std::fprintf(stderr, "[graph search] not costed: %s\n", e.what());
+                    continue;
+                }
+                auto steps = std::make_shared<std::vector<std::string>>(*c.steps);
+                steps->push_back(m.describe(*c.graph));
+                if (next_cost < r.best_cost) {
+                    r.best = next;
+                    r.best_cost = next_cost;
+                    r.steps = *steps;
+                    if (options.verbose)
+                        std::fprintf(stderr, "[graph search] cost %.4f after %zu substitutions\n", next_cost,
+                                     steps->size());
+                }
+                if (next_cost < options.alpha * r.best_cost)
+                    queue.push({next_cost, order++, std::make_shared<const Graph>(std::move(next)), steps});
+                else
+                    r.pruned++;
+            }
+        }
+    }
+    return r;
+}
+
+}  // namespace ansor_graph

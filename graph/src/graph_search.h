@@ -1,0 +1,37 @@
+#pragma once
+// TASO's cost-based backtracking search over substituted graphs (Jia et
+// al., SOSP 2019, Algorithm 2): a priority queue of graphs ordered by cost;
+// the cheapest is taken out and every match of every rule applied to it;
+// each new graph (deduplicated by canonical_hash) that costs less than
+// alpha x the best cost so far is queued, so the search may pass through a
+// graph somewhat worse than the best on its way to a better one. The
+// search ends when the queue is empty or `budget` graphs have been
+// expanded, and returns the cheapest graph seen (the input when nothing is
+// cheaper).
+#include "substitution_match.h"
+
+#include <functional>
+
+namespace ansor_graph {
+
+struct SearchOptions {
+    double alpha = 1.05;
+    int budget = 100;             // graphs expanded at most
+    size_t matches_per_rule = 64;  // matches of one rule tried per graph
+    bool verbose = false;         // a line per improvement on stderr
+};
+
+struct SearchResult {
+    Graph best;
+    double initial_cost = 0, best_cost = 0;
+    std::vector<std::string> steps;  // the substitutions that lead from the input to `best`, with their nodes
+    // failed: rewrites refused by apply_match, or new graphs the cost function threw for (dropped).
+    int expanded = 0, generated = 0, duplicates = 0, pruned = 0, failed = 0;
+};
+
+using GraphCostFn = std::function<double(const Graph &)>;
+
+SearchResult search_graph(const Graph &g, const std::vector<SubstitutionRule> &rules, const GraphCostFn &cost,
+                          const SearchOptions &options = {});
+
+}  // namespace ansor_graph

@@ -1,0 +1,67 @@
+#pragma once
+// The kernel cost providers of the graph optimiser (graph_cost.h), in the
+// order ansor_graph_optimize chains them:
+//
+//   LogKernelCosts       the tuning log's best time for the kernel's pipeline
+//                        key on the target (the record the executor would
+//                        apply: TuningLog::best, as ansor_network_run does);
+//   MeasuredKernelCosts  the kernel compiled with the reference schedule
+//                        (every Func at root, ansor::PipelineRunner with no
+//                        state) and timed once: the best of a few runs after a
+//                        warm-up. Kept in memory and, with a cache file, on
+//                        disk, so that a kernel is measured once across runs.
+//
+// ConstantKernelCosts prices every kernel alike (the search then minimises
+// the number of kernel calls); ansor_graph_optimize --default-cost-ms uses it
+// in place of measuring, for runs that must not time anything.
+//
+// There is no cost-model tier: the shipped cost model ranks the programs of
+// one pipeline but does not predict milliseconds, so its scores cannot be
+// added across kernels.
+#include "graph_cost.h"
+
+namespace ansor_graph {
+
+struct KernelCostOptions {
+    std::string target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+    int threads = 2;  // the DAG's parallelism, so that the log's records for this thread count apply
+};
+
+class LogKernelCosts : public KernelCostProvider {
+public:
+    LogKernelCosts(const std::string &log_path, const KernelCostOptions &options);
+    ~LogKernelCosts() override;
+    std::optional<KernelCost> cost(const KernelCall &call) override;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+class ConstantKernelCosts : public KernelCostProvider {
+public:
+    explicit ConstantKernelCosts(double ms) : ms_(ms) {}
+    std::optional<KernelCost> cost(const KernelCall &) override { return KernelCost{ms_, "constant"}; }
+
+private:
+    double ms_;
+};
+
+class MeasuredKernelCosts : public KernelCostProvider {
+public:
+    // cache_path empty: in memory only. A cache written for another target
+    // or thread count is ignored (with a warning on stderr).
+    MeasuredKernelCosts(const std::string &cache_path, const KernelCostOptions &options, int repeats = 5);
+    std::optional<KernelCost> cost(const KernelCall &call) override;
+    int measured() const { return measured_; }  // kernels timed by this object
+
+private:
+    void save() const;
+    std::string cache_path_;
+    KernelCostOptions options_;
+    int repeats_;
+    int measured_ = 0;
+    std::map<std::string, double> ms_;  // by pipeline key (KernelCall::key)
+};
+
+}  // namespace ansor_graph
