@@ -209,6 +209,12 @@ void write_stats(const std::string &path, double wall_s, int trials, const Trans
                               {"worker_s", t.worker_s}, {"compile_s", t.compile_s}, {"run_s", t.run_s}});
         }
         j["chunks"] = chunks;
+        // Rank 0's search between consecutive rounds (the first round's is
+        // sampling; later ones evolve under a trained model).
+        nlohmann::json gaps = nlohmann::json::array();
+        const auto &spans = pool->round_spans();
+        for (size_t i = 1; i < spans.size(); i++) gaps.push_back(spans[i].first - spans[i - 1].second);
+        j["search_gaps_s"] = gaps;
     }
     std::ofstream out(path);
     out << j.dump(1) << "\n";

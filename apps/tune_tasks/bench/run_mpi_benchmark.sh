@@ -12,11 +12,11 @@
 set -euo pipefail
 build=${1:?build dir}
 out=${2:?output dir}
-trials=${3:-48}
+trials=${3:-96}
 repeats=${4:-2}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
-tasks=${5:-$root/networks/mobilenet_v2.json}
+tasks=${5:-$here/one_conv_task.json}
 tool="$build/apps/tune_tasks/ansor_tune_tasks"
 target=x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41
 mkdir -p "$out"

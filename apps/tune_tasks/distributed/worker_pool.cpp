@@ -361,6 +361,7 @@ std::vector<MeasureResult> WorkerPool::measure(const TaskDescriptor &task, const
         check_liveness(round);
     }
     counts_.measuring_s += steady_seconds() - began;
+    round_spans_.push_back({began, steady_seconds()});
     if (!round.unavailable.empty()) throw ansor::MeasurementUnavailable(round.unavailable);
     std::vector<MeasureResult> out;
     out.reserve(states.size());

@@ -95,6 +95,9 @@ public:
         std::vector<double> compile_s, run_s;  // per candidate
     };
     const std::vector<ChunkTiming> &chunk_timings() const { return chunk_timings_; }
+    // Each measure() call's steady-clock begin and end: the gaps between
+    // them are rank 0's search (evolution, retraining) between rounds.
+    const std::vector<std::pair<double, double>> &round_spans() const { return round_spans_; }
     const Counts &counts() const { return counts_; }
     // Candidates each worker rank returned results for.
     const std::map<int, int64_t> &measured_by_rank() const { return measured_by_rank_; }
@@ -139,6 +142,7 @@ private:
     Counts counts_;
     std::map<int, int64_t> measured_by_rank_;
     std::vector<ChunkTiming> chunk_timings_;
+    std::vector<std::pair<double, double>> round_spans_;
 };
 
 // Seconds on the steady clock (one clock for every deadline of the pool).
