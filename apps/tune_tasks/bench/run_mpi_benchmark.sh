@@ -3,8 +3,9 @@
 # candidates per minute of ansor_tune_tasks as a plain process (1 rank) and
 # under mpirun with 2 and 3 ranks (rank 0 searches, the others measure), in
 # interleaved rounds (1, 2, 3 ranks, then again), each run from an empty log
-# with the same seed; then the scaling model of
-# scripts/simulate_distributed_tuning.py fed with the 3-rank run's costs.
+# with the same seed; one 2-rank run with rounds of 64; then the scaling
+# model of scripts/simulate_distributed_tuning.py fed with their costs
+# (ResNet-50's 20000 trials over its 27 tasks).
 #
 #   apps/tune_tasks/bench/run_mpi_benchmark.sh BUILD_DIR OUT_DIR [TRIALS] [REPEATS] [TASKS]
 #
@@ -49,6 +50,13 @@ json.dump(best, open("%s/ranks%s_best.json" % (out, ranks), "w"), indent=1)
 PY
 }
 for ranks in 1 2 3; do best $ranks; done
-/usr/bin/python3 "$root/scripts/simulate_distributed_tuning.py" --stats "$out/ranks3_best.json" \
+# Rank 0's search grows with the round size: one more run with rounds of 64
+# gives the fit its second round size.
+rm -f "$out/ranks2_b64.jsonl"
+HL_ANSOR_MEASURES_PER_ROUND=64 mpirun $root_flag -np 2 --oversubscribe --enable-recovery --bind-to none \
+  "$tool" --tasks "$tasks" --log "$out/ranks2_b64.jsonl" --trials $((trials * 2)) --target "$target" --seed 0 \
+  --stats "$out/ranks2_b64.json" > "$out/ranks2_b64.txt" 2> "$out/ranks2_b64.err"
+stats="$out/ranks3_best.json,$out/ranks2_best.json,$out/ranks2_b64.json"
+/usr/bin/python3 "$root/scripts/simulate_distributed_tuning.py" --stats "$stats" --trials 20000 --tasks 27 \
   --measured "1:$out/ranks1_best.json,2:$out/ranks2_best.json,3:$out/ranks3_best.json" --measured-cores 2 \
   --plot "$out/distributed_scaling.png" | tee "$out/simulation.txt"
