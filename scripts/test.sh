@@ -3,4 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
-ctest --test-dir build --output-on-failure --timeout 1200
+# Two tests at a time: most are single-threaded compiles, and no test times
+# anything against a threshold.
+ctest --test-dir build --output-on-failure --timeout 1200 -j2
