@@ -5,6 +5,7 @@
 #include "shapes.h"
 #include "suite_pipelines.h"
 #include "util/errors.h"
+#include "util/splitmix.h"
 
 #include <set>
 
@@ -12,12 +13,7 @@ namespace ansor_corpus {
 
 namespace {
 
-uint64_t splitmix64(uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
+using ansor::splitmix64;
 
 PipelineSpec spec_of(const std::string &generator, const ansor_ops::Shape &shape) {
     PipelineSpec s;

@@ -1,4 +1,5 @@
 #include "host_buffer.h"
+#include "util/splitmix.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -8,12 +9,7 @@ namespace ansor::gpu_runner {
 
 namespace {
 
-uint64_t mix(uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
+uint64_t mix(uint64_t x) { return ansor::splitmix64(x); }
 
 // float16 bits for a float in [-1, 1) (no rounding subtleties needed for test data).
 uint16_t to_half_bits(float f) {

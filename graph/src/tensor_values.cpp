@@ -1,4 +1,5 @@
 #include "tensor_values.h"
+#include "util/splitmix.h"
 
 #include <cmath>
 
@@ -6,12 +7,7 @@ namespace ansor_graph {
 
 namespace {
 
-uint64_t splitmix64(uint64_t x) {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
+using ansor::splitmix64;
 
 // FNV-1a: std::hash<std::string> may differ between standard libraries.
 uint64_t name_hash(const std::string &s) {

@@ -1,4 +1,5 @@
 #include "measure/input_values.h"
+#include "util/splitmix.h"
 
 #include "dag/pipeline_dag.h"
 
@@ -40,12 +41,7 @@ void store(void *p, size_t i, T v) {
 
 namespace {
 
-uint64_t mix(uint64_t z) {  // splitmix64's finaliser
-    z += 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+uint64_t mix(uint64_t z) { return splitmix64(z); }
 
 }  // namespace
 
