@@ -182,7 +182,6 @@ void WorkerPool::lose(Worker &w, const std::string &why, Round &round) {
                     std::string ranks;
                     for (int rank : round.lost_with[*i]) ranks += (ranks.empty() ? "" : ", ") + std::to_string(rank);
                     r.error = "lost with every worker that measured it (ranks " + ranks + "; the last " + why + ")";
-                    r.seconds = 0;
                     round.results[*i] = r;
                     counts_.lost_failed++;
                     failed++;
