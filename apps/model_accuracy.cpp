@@ -23,9 +23,13 @@
 // (cold), and both print top-1: the time of the model's first choice over
 // the best measured time of that pipeline. --hold-out-eval-corpus leaves
 // out only the --eval-corpus pipelines (the logs' pipelines train in every
-// fold), one model per app instead of one per pipeline.
+// fold), one model per app instead of one per pipeline. --no-cold leaves
+// out the models without the corpus. --model FILE trains nothing: it ranks
+// the evaluated pipelines (with --hold-out-eval-corpus, only the
+// --eval-corpus ones) by a trained model file, e.g. the shipped model.
 #include "features/program_features.h"
 #include "model/make_cost_model.h"
+#include "model/model_file.h"
 #include "model/pack_sum_xgboost.h"
 #include "model/ranking_metrics.h"
 #include "options/options.h"
@@ -55,6 +59,8 @@ struct Args {
     std::vector<std::string> training_corpora;  // corpus files used only for training
     bool random_split = true;
     bool hold_out_eval_corpus_only = false;  // leave out only --eval-corpus pipelines (the logs' always train)
+    bool cold = true;  // with --corpus, also the models trained without it
+    std::string model_file;  // --model: rank the evaluated pipelines by this file, train nothing
     uint64_t seed = 0;
     double test_share = 0.2;
     std::string target = default_target;
@@ -75,8 +81,8 @@ struct Args {
     std::fprintf(stderr, "%s\nusage: ansor_model_accuracy LOG [LOG...] [--seed N] [--test-share 0.2] [--target T]\n"
                  "       [--importance N] [--dump CSV] [--per-pipeline-model] [--objective pairwise|square]\n"
                  "       [--no-leave-one-out] [--no-random-split] [--eval-corpus FILE] [--corpus FILE]\n"
-                 "       [--hold-out-eval-corpus]\n"
-                 "       [--max-depth D] [--eta E] [--max-rounds R] [--min-weight W]\n",
+                 "       [--hold-out-eval-corpus] [--no-cold] [--model FILE]\n"
+                 "       [--max-depth D] [--eta E] [--max-rounds R] [--min-weight W] [--pair-weighting pairs|programs|pipelines]\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -101,6 +107,10 @@ Args parse(int argc, char **argv) {
             a.hold_out_eval_corpus_only = true;
             continue;
         }
+        if (arg == "--no-cold") {
+            a.cold = false;
+            continue;
+        }
         if (arg == "--no-random-split") {
             a.random_split = false;
             continue;
@@ -115,6 +125,7 @@ Args parse(int argc, char **argv) {
             else if (arg == "--corpus") a.training_corpora.push_back(value);
             else if (arg == "--importance") a.importance = std::stoi(value);
             else if (arg == "--dump") a.dump = value;
+            else if (arg == "--model") a.model_file = value;
             else if (arg == "--objective") {
                 try {
                     a.model.objective = ansor::objective_from_name(value);
@@ -126,6 +137,13 @@ Args parse(int argc, char **argv) {
             else if (arg == "--eta") a.model.eta = std::stod(value);
             else if (arg == "--max-rounds") a.model.max_rounds = std::stoi(value);
             else if (arg == "--min-weight") a.model.min_weight = std::stod(value);
+            else if (arg == "--pair-weighting") {
+                try {
+                    a.model.pair_weighting = ansor::pair_weighting_from_name(value);
+                } catch (const std::invalid_argument &e) {
+                    usage(e.what());
+                }
+            }
             else usage("unknown flag " + arg);
         } catch (const std::logic_error &) {
             usage("bad value for " + arg + ": " + value);
@@ -323,6 +341,27 @@ double top1_ratio(const ansor::ProgramGroup &g) {
     return g.truth.empty() || g.truth[best] <= 0 ? INFINITY : 1.0 / g.truth[best];
 }
 
+// The metrics over all held-out groups, how often the first choice is
+// within 1.2x of the best measured program, and chance for contrast.
+void report_held_out(const std::string &label, const std::vector<ansor::ProgramGroup> &held_out) {
+    ansor::RankingMetrics m = ansor::grouped_ranking_metrics(held_out, kTopK);
+    char note[96];
+    std::snprintf(note, sizeof note, "average over %zu held-out pipelines, %zu test programs", m.groups, m.programs);
+    print_line(label, m, note);
+    size_t within = 0;
+    double log_sum = 0;
+    for (const ansor::ProgramGroup &g : held_out) {
+        const double r = top1_ratio(g);
+        within += r <= 1.2;
+        log_sum += std::log(std::min(r, 1e6));
+    }
+    std::printf("%s top1: first choice within 1.2x of the best measured on %zu of %zu pipelines (%.0f%%), "
+                "geomean ratio %.3f\n",
+                label.c_str(), within, held_out.size(), 100.0 * within / held_out.size(),
+                std::exp(log_sum / held_out.size()));
+    print_line(label + " chance", ansor::chance_ranking_metrics(held_out, kTopK), "a random ranking");
+}
+
 // Each evaluated pipeline held out in turn: trained on every other evaluated
 // pipeline and on `extra` (training-only pipelines), tested on all of its
 // programs. `label` names the variant in every line.
@@ -331,7 +370,6 @@ void evaluate_leave_one_out(const std::vector<DatasetPipeline> &pipelines, const
     std::vector<DatasetPipeline> pool = pipelines;
     pool.insert(pool.end(), extra.begin(), extra.end());
     std::vector<ansor::ProgramGroup> held_out;
-    std::vector<double> ratios;
     for (size_t h = first_held_out; h < pipelines.size(); h++) {
         std::vector<Indices> train(pool.size()), test(pool.size());
         for (size_t p = 0; p < pool.size(); p++) (p == h ? test : train)[p] = all_programs(pool[p]);
@@ -342,27 +380,36 @@ void evaluate_leave_one_out(const std::vector<DatasetPipeline> &pipelines, const
         std::snprintf(note, sizeof note, "top1=%.3f, train %zu programs, test %zu", ratio, count(train), count(test));
         print_line(label + " " + pipelines[h].name, ansor::grouped_ranking_metrics(groups, kTopK), note);
         std::fflush(stdout);
-        ratios.push_back(ratio);
         held_out.push_back(std::move(groups[0]));
     }
     if (held_out.empty()) {
         std::printf("%s: needs at least two pipelines\n", label.c_str());
         return;
     }
-    ansor::RankingMetrics m = ansor::grouped_ranking_metrics(held_out, kTopK);
-    char note[96];
-    std::snprintf(note, sizeof note, "average over %zu held-out pipelines, %zu test programs", m.groups, m.programs);
-    print_line(label, m, note);
-    size_t within = 0;
-    double log_sum = 0;
-    for (double r : ratios) {
-        within += r <= 1.2;
-        log_sum += std::log(std::min(r, 1e6));
+    report_held_out(label, held_out);
+}
+
+// Every evaluated pipeline (from `first`) ranked by a trained model file,
+// nothing trained here: a shipped model never saw the apps of the
+// evaluation corpus.
+void evaluate_model_file(const std::vector<DatasetPipeline> &pipelines, size_t first, const std::string &path) {
+    const ansor::LoadedModel model = ansor::load_model_file(path);
+    std::vector<ansor::ProgramGroup> groups;
+    for (size_t p = first; p < pipelines.size(); p++) {
+        ansor::ProgramGroup g;
+        g.name = pipelines[p].name;
+        g.predicted = model.trees->predict(pipelines[p].programs).programs;
+        g.truth.assign(pipelines[p].labels.begin(), pipelines[p].labels.end());
+        char note[96];
+        std::snprintf(note, sizeof note, "top1=%.3f, test %zu", top1_ratio(g), g.truth.size());
+        print_line("model_file " + g.name, ansor::grouped_ranking_metrics({g}, kTopK), note);
+        groups.push_back(std::move(g));
     }
-    std::printf("%s top1: first choice within 1.2x of the best measured on %zu of %zu pipelines (%.0f%%), "
-                "geomean ratio %.3f\n",
-                label.c_str(), within, ratios.size(), 100.0 * within / ratios.size(), std::exp(log_sum / ratios.size()));
-    print_line(label + " chance", ansor::chance_ranking_metrics(held_out, kTopK), "a random ranking");
+    if (groups.empty()) {
+        std::printf("model_file: no pipeline to evaluate\n");
+        return;
+    }
+    report_held_out("model_file", groups);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -394,13 +441,19 @@ int main(int argc, char **argv) {
             return 1;
         }
         t0 = std::chrono::steady_clock::now();
+        if (!args.model_file.empty()) {
+            evaluate_model_file(data.pipelines, first_held_out, args.model_file);
+            return 0;
+        }
         if (args.random_split) evaluate_random_split(data.pipelines, args);
         if (args.leave_one_out) {
             if (!training_only.pipelines.empty()) {
                 evaluate_leave_one_out(data.pipelines, training_only.pipelines, first_held_out,
                                        "leave_one_pipeline_out with_corpus", args);
             }
-            evaluate_leave_one_out(data.pipelines, {}, first_held_out, "leave_one_pipeline_out", args);
+            if (training_only.pipelines.empty() || args.cold) {
+                evaluate_leave_one_out(data.pipelines, {}, first_held_out, "leave_one_pipeline_out", args);
+            }
         }
         std::printf("trained and scored in %.1f s\n", seconds_since(t0));
     } catch (const ansor::UserError &e) {

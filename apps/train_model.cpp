@@ -6,6 +6,7 @@
 // pipeline, which is what a search asks of it.
 //
 //   ansor_train_model [LOG...] [--corpus FILE...] --out FILE [--objective pairwise|square]
+//                     [--pair-weighting programs|pipelines|pairs]
 //       [--max-rounds 300] [--target T]
 //
 // LOGs are tuning logs of operator-suite pipelines (every suite pipeline is
@@ -42,13 +43,16 @@ struct Args {
     std::string out;
     ansor::ModelObjective objective = ansor::Options().model_objective;
     int max_rounds = ansor::PackSumParams().max_rounds;
+    // Pipelines measured hundreds of times (the operator suite) would
+    // otherwise outweigh the corpus's 16-program pipelines by their n² pairs.
+    ansor::PackSumParams::PairWeighting pair_weighting = ansor::PackSumParams::PairWeighting::Programs;
     std::string target = default_target;
 };
 
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
                  "%s\nusage: ansor_train_model [LOG...] [--corpus FILE...] --out FILE [--objective pairwise|square] "
-                 "[--max-rounds N] [--target T]\n",
+                 "[--pair-weighting programs|pipelines|pairs] [--max-rounds N] [--target T]\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -73,6 +77,12 @@ Args parse(int argc, char **argv) {
             if (value == "pairwise") a.objective = ansor::ModelObjective::Pairwise;
             else if (value == "square") a.objective = ansor::ModelObjective::Square;
             else usage("--objective must be pairwise or square, not " + value);
+        } else if (arg == "--pair-weighting") {
+            try {
+                a.pair_weighting = ansor::pair_weighting_from_name(value);
+            } catch (const std::invalid_argument &e) {
+                usage(e.what());
+            }
         } else if (arg == "--max-rounds") a.max_rounds = std::atoi(value.c_str());
         else if (arg == "--target") a.target = value;
         else usage("unknown option " + arg);
@@ -100,6 +110,7 @@ int main(int argc, char **argv) {
         ansor::PackSumParams params;
         params.objective = ansor::pack_sum_objective(args.objective);
         params.max_rounds = args.max_rounds;
+        params.pair_weighting = args.pair_weighting;
         params.nthread = 2;
         ansor::TrainedModel model(params);
         for (const auto &p : data.pipelines) model.add_programs(p.name, p.programs, p.ms);

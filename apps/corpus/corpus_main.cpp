@@ -3,7 +3,7 @@
 // output file are skipped, and an interrupted run loses at most the pipeline
 // it was tuning.
 //
-//   ansor_corpus --out corpus/corpus.jsonl.gz [--seeds 0-99] [--stages N] [--max-size 1024]
+//   ansor_corpus --out corpus/corpus.jsonl.gz [--seeds 0-99] [--stages N] [--max-size 1024] [--min-size 16]
 //       [--programs 16] [--round 8] [--population 256] [--suite] [--minutes M]
 //       [--target T] [--parallelism 2]
 //   --apps: the 14 apps at their default sizes (the accuracy benchmark's
@@ -36,7 +36,7 @@ void on_signal(int) {
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
                  "%s\nusage: ansor_corpus --out FILE [--seeds A-B] [--stages N (0: 2..16 drawn per seed)] "
-                 "[--max-size N] [--programs N] [--round N] [--population N] [--suite] [--apps] [--minutes M] "
+                 "[--max-size N] [--min-size N] [--programs N] [--round N] [--population N] [--suite] [--apps] [--minutes M] "
                  "[--target T] [--parallelism N]\n       ansor_corpus --summary FILE\n",
                  problem.c_str());
     std::exit(2);
@@ -80,7 +80,7 @@ struct Args {
     ansor_corpus::CorpusRunOptions run;
     bool seeds_given = false, suite = false, apps = false;
     uint64_t first = 0, last = 99;
-    int stages = 0, max_size = 1024;
+    int stages = 0, max_size = 1024, min_size = 16;
 };
 
 Args parse(int argc, char **argv) {
@@ -104,6 +104,7 @@ Args parse(int argc, char **argv) {
             a.seeds_given = true;
         } else if (arg == "--stages") a.stages = int_value(arg, value);
         else if (arg == "--max-size") a.max_size = int_value(arg, value);
+        else if (arg == "--min-size") a.min_size = int_value(arg, value);
         else if (arg == "--programs") a.run.programs = int_value(arg, value);
         else if (arg == "--round") a.run.per_round = int_value(arg, value);
         else if (arg == "--population") a.run.population = int_value(arg, value);
@@ -128,7 +129,7 @@ int main(int argc, char **argv) {
         args.run.options = ansor::Options::from_environment();
         // Random seeds unless only --suite or --apps was asked for.
         if (args.seeds_given || !(args.suite || args.apps)) {
-            args.run.specs = ansor_corpus::random_specs(args.first, args.last, args.stages, args.max_size);
+            args.run.specs = ansor_corpus::random_specs(args.first, args.last, args.stages, args.max_size, args.min_size);
         }
         if (args.suite) {
             for (auto &spec : ansor_corpus::suite_specs()) args.run.specs.push_back(spec);

@@ -80,7 +80,7 @@ const ansor_ops::OpShapes *known_op(const std::string &generator) {
 
 int stages_for_seed(uint64_t seed) { return 2 + (int)(splitmix64(seed) % 15); }
 
-std::vector<PipelineSpec> random_specs(uint64_t first, uint64_t last, int stages, int max_size) {
+std::vector<PipelineSpec> random_specs(uint64_t first, uint64_t last, int stages, int max_size, int min_size) {
     std::vector<PipelineSpec> out;
     for (uint64_t seed = first; seed <= last; seed++) {
         PipelineSpec s;
@@ -88,6 +88,9 @@ std::vector<PipelineSpec> random_specs(uint64_t first, uint64_t last, int stages
         s.params["seed"] = (int64_t)seed;
         s.params["stages"] = stages > 0 ? stages : stages_for_seed(seed);
         s.params["max_size"] = max_size;
+        // Left out at its default, so the specs (and ids) of the pipelines
+        // written before min_size existed stay the same.
+        if (min_size != random_pipeline::RandomPipelineSpec().min_size) s.params["min_size"] = min_size;
         out.push_back(s);
         if (seed == last) break;  // last may be the largest uint64
     }
@@ -120,7 +123,11 @@ std::unique_ptr<BuiltPipeline> build_pipeline(const PipelineSpec &spec, const Ha
         r.seed = (uint64_t)param(spec, "seed");
         r.stages = (int)param(spec, "stages");
         r.max_size = (int)param(spec, "max_size");
-        if (spec.params.size() != 3) throw ansor::UserError("pipeline " + spec.id() + ": random_pipeline takes seed, stages and max_size");
+        const bool has_min_size = spec.params.count("min_size") > 0;
+        if (has_min_size) r.min_size = (int)param(spec, "min_size");
+        if (spec.params.size() != 3u + has_min_size) {
+            throw ansor::UserError("pipeline " + spec.id() + ": random_pipeline takes seed, stages, max_size and min_size");
+        }
         try {
             return std::make_unique<RandomBuilt>(r);
         } catch (const std::invalid_argument &e) {

@@ -22,7 +22,7 @@ constexpr const char *kRandomGenerator = "random_pipeline";
 int stages_for_seed(uint64_t seed);
 
 // Seeds first..last; stages 0 draws each seed's with stages_for_seed().
-std::vector<PipelineSpec> random_specs(uint64_t first, uint64_t last, int stages, int max_size);
+std::vector<PipelineSpec> random_specs(uint64_t first, uint64_t last, int stages, int max_size, int min_size = 16);
 
 // Every operator of the suite at each of Ansor's shapes, then every layer
 // generator at its default shape.

@@ -14,8 +14,9 @@
 
 namespace random_pipeline {
 
-// Largest number of points of any value, and of the work (points times
-// reduction extent) of any reduction: unscheduled runs stay well under a second.
+// Largest number of points of any value (times size_scale() of the spec:
+// Draft::max_points), and of the work (points times reduction extent) of any
+// reduction: unscheduled runs stay well under a second.
 constexpr int64_t kMaxPoints = 4 << 20;
 constexpr int64_t kMaxWork = 20 << 20;
 // Float values stay within this magnitude (so never reach inf or NaN), i32 ones within 2^30.
@@ -48,6 +49,7 @@ public:
     std::vector<Value> pool;
     std::vector<StageRecord> records;
     int stage = 0;  // index of the stage being drawn (names its Funcs)
+    int64_t max_points = kMaxPoints;  // largest number of points of any value
     const Halide::Var x{"x"}, y{"y"}, c{"c"};
 
     std::vector<Halide::Var> vars(int rank) const;

@@ -243,7 +243,7 @@ bool draw_expand(Draft &d) {
     if (!pa) return false;
     Value a = *pa;
     int channels = d.rng.pick(std::vector<int>{2, 3, 4, 8, 16});
-    if (a.points() * channels > kMaxPoints) return false;
+    if (a.points() * channels > d.max_points) return false;
     std::vector<int> extents = {a.extents[0], a.extents[1], channels};
     Value out{d.func("expand"), a.type, extents, a.magnitude};
     Expr e = a.func(d.x, d.y);

@@ -72,6 +72,10 @@ void check_spec(const RandomPipelineSpec &spec) {
     if (spec.max_size < 16 || spec.max_size > 8192) {
         throw std::invalid_argument("random_pipeline: max_size=" + std::to_string(spec.max_size) + " (16..8192)");
     }
+    if (spec.min_size < 16 || spec.min_size > spec.max_size) {
+        throw std::invalid_argument("random_pipeline: min_size=" + std::to_string(spec.min_size) + " (16..max_size=" +
+                                    std::to_string(spec.max_size) + ")");
+    }
 }
 
 // Halves the largest of the first dims until the product fits.
@@ -146,20 +150,22 @@ const char *input_name(int i) {
     return names[i];
 }
 
+int64_t size_scale(const RandomPipelineSpec &spec) { return std::clamp<int64_t>(spec.max_size / 1024, 1, 4); }
+
 std::vector<std::vector<int>> random_input_extents(const RandomPipelineSpec &spec) {
     check_spec(spec);
     Rng rng(spec.seed ^ 0x1f83d9abfb41bd6bull);
-    std::vector<int> a = {rng.log_range(16, spec.max_size), rng.log_range(16, spec.max_size),
-                          rng.pick(std::vector<int>{1, 3, 4, 8, 16, 32})};
-    fit(a, 2 << 20);
+    const int lo = spec.min_size, hi = spec.max_size;
+    const int64_t scale = size_scale(spec);
+    std::vector<int> a = {rng.log_range(lo, hi), rng.log_range(lo, hi), rng.pick(std::vector<int>{1, 3, 4, 8, 16, 32})};
+    fit(a, (2 << 20) * scale);
     std::vector<int> b = a;  // often a second image of the same size
     if (rng.chance(0.6)) {
-        b = {rng.log_range(16, spec.max_size), rng.log_range(16, spec.max_size),
-             rng.pick(std::vector<int>{1, 3, 4, 8})};
-        fit(b, 2 << 20);
+        b = {rng.log_range(lo, hi), rng.log_range(lo, hi), rng.pick(std::vector<int>{1, 3, 4, 8})};
+        fit(b, (2 << 20) * scale);
     }
-    std::vector<int> c = {rng.log_range(16, spec.max_size), rng.log_range(16, spec.max_size)};
-    fit(c, 4 << 20);
+    std::vector<int> c = {rng.log_range(lo, hi), rng.log_range(lo, hi)};
+    fit(c, (4 << 20) * scale);
     return {a, b, c};
 }
 
@@ -171,6 +177,7 @@ RandomPipelineFuncs build_random_pipeline_on(const RandomPipelineSpec &spec, con
     // The stage draws depend on the seed alone: fewer stages give a prefix
     // of the same chain (only the outputs differ).
     Draft d(spec.seed);
+    d.max_points = kMaxPoints * size_scale(spec);
     RandomPipelineFuncs result;
     result.input_used.assign(kInputs, false);
     const double use_odds[kInputs] = {0.75, 0.4, 0.5};

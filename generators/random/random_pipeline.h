@@ -8,7 +8,7 @@
 // Every pipeline is built by build_random_pipeline_on(), from the generator
 // `random_pipeline` (random_pipeline_generator.cpp) as from
 // build_random_pipeline() below, so the two never differ. The same
-// (seed, stages, max_size) gives the same Funcs, names included, in any
+// (seed, stages, max_size, min_size) gives the same Funcs, names included, in any
 // process; no draw can fail.
 #include <Halide.h>
 
@@ -63,7 +63,12 @@ struct RandomPipelineSpec {
     uint64_t seed = 0;
     int stages = 12;      // drawn stages, 1..64 (the outputs' conversions come on top)
     int max_size = 1024;  // largest extent of any input dimension, 16..8192
+    int min_size = 16;    // smallest extent drawn for an input's x or y, 16..max_size
 };
+
+// How much larger than at max_size 1024 values may grow: 1 up to max_size
+// 1024 (so those pipelines never change), max_size / 1024 above it, at most 4.
+int64_t size_scale(const RandomPipelineSpec &spec);
 
 // Extents (min 0) of each input, drawn from the spec alone: callers declare
 // their inputs' estimates from these before building.

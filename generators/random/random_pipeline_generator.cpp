@@ -14,6 +14,7 @@ public:
     GeneratorParam<uint64_t> seed{"seed", 0};
     GeneratorParam<int> stages{"stages", 12, 1, 64};
     GeneratorParam<int> max_size{"max_size", 1024, 16, 8192};
+    GeneratorParam<int> min_size{"min_size", 16, 16, 8192};
 
     Input<Buffer<float>> input_a{"input_a", 3};
     Input<Buffer<float>> input_b{"input_b", 3};
@@ -22,7 +23,7 @@ public:
     Output<Buffer<float>> output2{"output2", 2};
 
     void generate() {
-        random_pipeline::RandomPipelineSpec spec{seed, stages, max_size};
+        random_pipeline::RandomPipelineSpec spec{seed, stages, max_size, min_size};
         std::vector<std::vector<int>> extents = random_pipeline::random_input_extents(spec);
         input_a.set_estimates(random_region(extents[0]));
         input_b.set_estimates(random_region(extents[1]));

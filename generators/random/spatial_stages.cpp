@@ -120,7 +120,7 @@ bool draw_downsample(Draft &d) {
 }
 
 bool draw_upsample(Draft &d) {
-    const Value *pa = d.pick([](const Value &v) { return v.points() * 4 <= kMaxPoints; });
+    const Value *pa = d.pick([&d](const Value &v) { return v.points() * 4 <= d.max_points; });
     if (!pa) return false;
     Value a = *pa;
     std::vector<Expr> args = d.coords(a.rank());

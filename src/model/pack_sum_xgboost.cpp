@@ -1,5 +1,7 @@
 #include "model/pack_sum_xgboost.h"
 
+#include "model/ranking_pairs.h"
+
 #include <xgboost/c_api.h>
 
 #include <algorithm>
@@ -126,54 +128,6 @@ std::vector<T> pick(const std::vector<T> &v, const std::vector<size_t> &idx) {
     out.reserve(idx.size());
     for (size_t i : idx) out.push_back(v[i]);
     return out;
-}
-
-// The pairwise objective's pairs: (faster, slower, weight |Δy|).
-struct OrderedPair {
-    uint32_t faster, slower;
-    float weight;
-};
-using PairList = std::vector<OrderedPair>;
-
-// The pairs of every two programs of one group with different labels; when
-// there are more than max_pairs, max_pairs of them drawn at random.
-PairList ordered_pairs(const std::vector<float> &y, const std::vector<int> &groups, size_t max_pairs, uint64_t seed) {
-    std::map<int, std::vector<uint32_t>> members;
-    for (size_t i = 0; i < y.size(); i++) members[groups[i]].push_back((uint32_t)i);
-    auto ordered = [&](uint32_t a, uint32_t b) {
-        return y[a] > y[b] ? OrderedPair{a, b, y[a] - y[b]} : OrderedPair{b, a, y[b] - y[a]};
-    };
-    size_t all = 0;
-    for (const auto &kv : members) all += kv.second.size() * (kv.second.size() - 1) / 2;
-    PairList pairs;
-    if (all <= max_pairs) {
-        for (const auto &kv : members) {
-            const std::vector<uint32_t> &m = kv.second;
-            for (size_t a = 0; a < m.size(); a++) {
-                for (size_t b = 0; b < a; b++) {
-                    if (y[m[a]] != y[m[b]]) pairs.push_back(ordered(m[a], m[b]));
-                }
-            }
-        }
-        return pairs;
-    }
-    // Draw each pair's group in proportion to its pairs, then two of its members.
-    std::vector<const std::vector<uint32_t> *> group_members;
-    std::vector<double> group_pairs;
-    for (const auto &kv : members) {
-        group_members.push_back(&kv.second);
-        group_pairs.push_back((double)kv.second.size() * (kv.second.size() - 1) / 2);
-    }
-    std::mt19937_64 rng(seed);
-    std::discrete_distribution<size_t> which_group(group_pairs.begin(), group_pairs.end());
-    pairs.reserve(max_pairs);
-    for (size_t draws = 0; pairs.size() < max_pairs && draws < 4 * max_pairs; draws++) {
-        const std::vector<uint32_t> &m = *group_members[which_group(rng)];
-        std::uniform_int_distribution<size_t> member(0, m.size() - 1);
-        const uint32_t a = m[member(rng)], b = m[member(rng)];
-        if (y[a] != y[b]) pairs.push_back(ordered(a, b));
-    }
-    return pairs;
 }
 
 // Mean of w·log(1 + exp(-(P_faster − P_slower))) per unit weight. With
@@ -311,13 +265,16 @@ void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &l
     const bool pairwise = params_.objective == PackSumParams::Objective::Pairwise;
     const std::vector<int> all_one_group(n, 0);
     const std::vector<int> &group_of = groups.empty() ? all_one_group : groups;
-    const PairList train_pairs = pairwise ? ordered_pairs(train_y, pick(group_of, train_idx), params_.max_pairs, params_.seed) : PairList{};
+    const PairList train_pairs = pairwise ? ordered_pairs(train_y, pick(group_of, train_idx), params_.max_pairs,
+                                                          params_.seed, params_.pair_weighting)
+                                          : PairList{};
     const std::vector<float> train_w = program_weights(train_y, params_.min_weight);
     if (train_set.statements() == 0) return;
     const ProgramBatch valid_set = data.subset(valid_idx);
     const std::vector<float> valid_y = pick(labels, valid_idx);
     const std::vector<float> valid_w = program_weights(valid_y, params_.min_weight);
-    const PairList valid_pairs = pairwise ? ordered_pairs(valid_y, pick(group_of, valid_idx), params_.max_pairs, params_.seed + 1) : PairList{};
+    const PairList valid_pairs = pairwise ? ordered_pairs(valid_y, pick(group_of, valid_idx), params_.max_pairs, params_.seed + 1,
+                                                           params_.pair_weighting) : PairList{};
     // The objective's value on a set: the stopping criterion.
     auto set_loss = [&](const std::vector<double> &sums, bool valid) {
         if (pairwise) return pairwise_loss(valid ? valid_pairs : train_pairs, sums, valid ? valid_set : train_set);
@@ -490,6 +447,23 @@ PackSumParams::Objective objective_from_name(const std::string &name) {
     if (name == "square") return PackSumParams::Objective::WeightedSquare;
     if (name == "pairwise") return PackSumParams::Objective::Pairwise;
     throw std::invalid_argument("unknown cost-model objective '" + name + "' (use square or pairwise)");
+}
+
+PackSumParams::PairWeighting pair_weighting_from_name(const std::string &name) {
+    for (auto w : {PackSumParams::PairWeighting::Pairs, PackSumParams::PairWeighting::Programs,
+                   PackSumParams::PairWeighting::Pipelines}) {
+        if (name == pair_weighting_name(w)) return w;
+    }
+    throw std::invalid_argument("unknown pair weighting '" + name + "' (use pairs, programs or pipelines)");
+}
+
+const char *pair_weighting_name(PackSumParams::PairWeighting weighting) {
+    switch (weighting) {
+    case PackSumParams::PairWeighting::Pairs: return "pairs";
+    case PackSumParams::PairWeighting::Programs: return "programs";
+    case PackSumParams::PairWeighting::Pipelines: return "pipelines";
+    }
+    return "pairs";
 }
 
 }  // namespace ansor

@@ -63,6 +63,15 @@ struct PackSumParams {
     // drawn at random (with `seed`) instead, so that resuming from a large
     // log keeps each retrain to seconds.
     size_t max_pairs = 2000000;
+    // How the pairwise objective weighs groups against each other. A group
+    // of n programs has n(n-1)/2 pairs, so with `Pairs` a pipeline measured
+    // 400 times outweighs one measured 16 times 600-fold. `Programs` scales
+    // each group's pairs so that its total weight grows with n (every
+    // program counts the same, as in the squared error); `Pipelines` gives
+    // every group the same total weight. The mean weight of a pair stays
+    // the same, and a single group (one pipeline's own model) is unaffected.
+    enum class PairWeighting { Pairs, Programs, Pipelines };
+    PairWeighting pair_weighting = PairWeighting::Pairs;
     int nthread = 1;
     uint64_t seed = 0;
 };
@@ -133,5 +142,10 @@ std::vector<int> pipeline_groups(const std::vector<std::string> &pipelines);
 // "square" (Ansor's weighted squared error) or "pairwise"; throws
 // std::invalid_argument naming the value otherwise.
 PackSumParams::Objective objective_from_name(const std::string &name);
+
+// "pairs", "programs" or "pipelines"; throws std::invalid_argument naming
+// the value otherwise.
+PackSumParams::PairWeighting pair_weighting_from_name(const std::string &name);
+const char *pair_weighting_name(PackSumParams::PairWeighting weighting);
 
 }  // namespace ansor

@@ -5,6 +5,7 @@
 // XGBoost's failures surface as clear errors. Nothing is measured.
 #include "model/make_cost_model.h"
 #include "model/random_cost_model.h"
+#include "model/ranking_pairs.h"
 #include "model/xgboost_cost_model.h"
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
@@ -161,6 +162,51 @@ TEST_CASE("cost model: pipeline ids become groups, objectives are named") {
     CHECK(objective_from_name("square") == PackSumParams::Objective::WeightedSquare);
     CHECK(objective_from_name("pairwise") == PackSumParams::Objective::Pairwise);
     CHECK_THROWS_WITH_AS(objective_from_name("rank"), doctest::Contains("'rank'"), std::invalid_argument);
+}
+
+TEST_CASE("cost model: pair weighting sets each group's share of the pairwise loss") {
+    // Group 0: 40 programs, group 1: 4, all labels distinct.
+    std::vector<float> y;
+    std::vector<int> groups;
+    for (int i = 0; i < 40; i++) {
+        y.push_back(0.01f * (i + 1));
+        groups.push_back(0);
+    }
+    for (int i = 0; i < 4; i++) {
+        y.push_back(0.2f * (i + 1));
+        groups.push_back(1);
+    }
+    // Per group: pairs, and the sum of each pair's weight over its |Δy| (its multiplier).
+    auto shares = [&](PackSumParams::PairWeighting w) {
+        const PairList pairs = ordered_pairs(y, groups, 1000000, 0, w);
+        std::vector<double> count(2, 0), multiplier(2, 0);
+        for (const OrderedPair &p : pairs) {
+            const int g = groups[p.faster];
+            CHECK(groups[p.slower] == g);
+            CHECK(y[p.faster] > y[p.slower]);
+            count[g]++;
+            multiplier[g] += p.weight / (y[p.faster] - y[p.slower]);
+        }
+        CHECK(count[0] == 780);
+        CHECK(count[1] == 6);
+        // The multipliers average 1, so the loss keeps its scale.
+        CHECK((multiplier[0] + multiplier[1]) / (count[0] + count[1]) == doctest::Approx(1.0));
+        return multiplier[0] / multiplier[1];
+    };
+    CHECK(shares(PackSumParams::PairWeighting::Pairs) == doctest::Approx(780.0 / 6));
+    CHECK(shares(PackSumParams::PairWeighting::Programs) == doctest::Approx(40.0 / 4));
+    CHECK(shares(PackSumParams::PairWeighting::Pipelines) == doctest::Approx(1.0));
+    // Above max_pairs, groups are drawn by their share: about as many pairs of each.
+    const PairList drawn = ordered_pairs(y, groups, 300, 1, PackSumParams::PairWeighting::Pipelines);
+    CHECK(drawn.size() == 300);
+    const auto small = std::count_if(drawn.begin(), drawn.end(), [&](const OrderedPair &p) { return groups[p.faster] == 1; });
+    // Half the draws each, less group 1's draws of one program twice (a
+    // quarter of them, against a fortieth of group 0's): about 130.
+    CHECK(small > 90);
+    CHECK(small < 170);
+    CHECK(pair_weighting_from_name("programs") == PackSumParams::PairWeighting::Programs);
+    CHECK(std::string(pair_weighting_name(PackSumParams::PairWeighting::Pipelines)) == "pipelines");
+    CHECK_THROWS_WITH_AS(pair_weighting_from_name("all"), doctest::Contains("'all'"), std::invalid_argument);
 }
 
 TEST_CASE("cost model: feature gains point at the one column that decides the labels") {

@@ -229,6 +229,14 @@ TEST_CASE("corpus: pipeline specs") {
     }
     CHECK(random_specs(5, 7, 0, 1024).size() == 3);
     CHECK(random_specs(5, 5, 9, 1024)[0].params.at("stages") == 9);
+    // min_size is stored only when it is not the default, so earlier ids stay.
+    CHECK(random_specs(5, 5, 9, 1024)[0].id() == "random_pipeline max_size=1024 seed=5 stages=9");
+    const PipelineSpec large = random_specs(5, 5, 3, 2048, 512)[0];
+    CHECK(large.id() == "random_pipeline max_size=2048 min_size=512 seed=5 stages=3");
+    CHECK(!build_pipeline(large, cpu)->outputs().empty());
+    PipelineSpec wrong_min = large;
+    wrong_min.params["min_size"] = 4096;
+    CHECK_THROWS_WITH_AS(build_pipeline(wrong_min, cpu), doctest::Contains("min_size=4096"), ansor::UserError);
     const std::vector<PipelineSpec> suite = suite_specs();
     CHECK(suite.size() == 12 * 4 + 6);
     // A layer generator and a suite operator build in process at their specs.

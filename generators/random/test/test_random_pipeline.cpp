@@ -55,6 +55,42 @@ TEST_CASE("random pipelines: a spec out of range is refused by name") {
                     std::invalid_argument);
 }
 
+TEST_CASE("random pipelines: min_size and max_size above 1024 draw larger inputs; 1024 and below are unchanged") {
+    auto points = [](const std::vector<int> &e) {
+        int64_t p = 1;
+        for (int v : e) p *= v;
+        return p;
+    };
+    CHECK(size_scale(RandomPipelineSpec{0, 4, 512}) == 1);
+    CHECK(size_scale(RandomPipelineSpec{0, 4, 1024}) == 1);
+    CHECK(size_scale(RandomPipelineSpec{0, 4, 2048}) == 2);
+    CHECK(size_scale(RandomPipelineSpec{0, 4, 8192}) == 4);
+    int64_t largest_a = 0;
+    for (uint64_t seed = 0; seed < 50; seed++) {
+        CAPTURE(seed);
+        std::vector<std::vector<int>> e = random_input_extents(RandomPipelineSpec{seed, 8, 4096, 512});
+        CHECK(points(e[0]) <= (int64_t)(8 << 20));
+        CHECK(points(e[1]) <= (int64_t)(8 << 20));
+        // input_c is 2-D, so its draws in [512, 4096] always fit 16M points.
+        CHECK(e[2][0] >= 512);
+        CHECK(e[2][1] >= 512);
+        CHECK(e[2][0] <= 4096);
+        CHECK(points(e[2]) <= (int64_t)(16 << 20));
+        largest_a = std::max(largest_a, points(e[0]));
+        // The default min_size at max_size 1024 draws what it always drew.
+        CHECK(random_input_extents(RandomPipelineSpec{seed, 8, 1024}) ==
+              random_input_extents(RandomPipelineSpec{seed, 8, 1024, 16}));
+    }
+    CHECK(largest_a > (int64_t)(2 << 20));  // beyond what max_size 1024 allows
+    CHECK_THROWS_WITH_AS(build_random_pipeline(RandomPipelineSpec{1, 4, 1024, 2048}), doctest::Contains("min_size=2048"),
+                         std::invalid_argument);
+    // The generator's min_size reaches the same spec.
+    ansor_tasks::GeneratorPipeline g = ansor_tasks::build_generator_pipeline(
+        "random_pipeline", {{"seed", "7"}, {"stages", "6"}, {"max_size", "2048"}, {"min_size", "256"}}, cpu);
+    CHECK(describe_definitions(g.pipeline.outputs()) ==
+          describe_definitions(build_random_pipeline(RandomPipelineSpec{7, 6, 2048, 256}).outputs()));
+}
+
 TEST_CASE("random pipelines: seeds 0..199 draw every kind and feature") {
     std::vector<int> count((int)StageKind::Count, 0);
     int updates = 0, tuples = 0, boundaries = 0;
