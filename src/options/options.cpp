@@ -87,6 +87,7 @@ const std::map<std::string, Setter> &setters() {
         {"HL_ANSOR_MUTATION_PROB", [](Options &o, auto &n, auto &v) { o.mutation_probability = parse_double(n, v, 0, 1); }},
         {"HL_ANSOR_CROSSOVER", [](Options &o, auto &n, auto &v) { o.crossover_share = parse_double(n, v, 0, 1); }},
         {"HL_ANSOR_STRUCTURE_SHARE", [](Options &o, auto &n, auto &v) { o.structure_share = parse_double(n, v, 0, 1); }},
+        {"HL_ANSOR_FIRST_STRUCTURE_SHARE", [](Options &o, auto &n, auto &v) { o.first_structure_share = parse_double(n, v, 0, 1); }},
         {"HL_ANSOR_LOG", [](Options &o, auto &n, auto &v) {
              if (v.empty()) throw UserError(n + " is empty; give the path of a tuning log");
              o.log = v;
@@ -161,6 +162,7 @@ const std::map<std::string, std::string> &Options::documentation() {
         {"HL_ANSOR_MUTATION_PROB", "probability that a child not made by crossover is mutated (default 0.85)"},
         {"HL_ANSOR_CROSSOVER", "share of each generation made by node-based crossover; 0 disables it (default 0.2)"},
         {"HL_ANSOR_STRUCTURE_SHARE", "most of a round's model-picked programs that may share one structure (sketch and compute locations) while others are on offer; 1 lifts the cap (default 0.5)"},
+        {"HL_ANSOR_FIRST_STRUCTURE_SHARE", "the same cap for the first round, while nothing of the pipeline has been measured (default 0.125: 2 programs of 16 per structure)"},
         {"HL_ANSOR_LOG", "JSON-lines tuning log: its records for this pipeline and target train the model and seed "
                          "the search, and every new measurement is appended (never overwritten). With "
                          "HL_ANSOR_TRIALS=0 the best record is applied as is (default: no log)"},

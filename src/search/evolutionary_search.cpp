@@ -88,6 +88,12 @@ std::vector<State> EvolutionarySearch::next_generation(const std::vector<State> 
 
 std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, int count,
                                               const std::set<std::string> &exclude, std::mt19937_64 &rng) {
+    return search(seeds, count, exclude, rng, options_.max_structure_share);
+}
+
+std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, int count,
+                                              const std::set<std::string> &exclude, std::mt19937_64 &rng,
+                                              double structure_share) {
     if (count <= 0) return {};
     auto start = std::chrono::steady_clock::now();
     std::vector<State> population;
@@ -146,7 +152,7 @@ std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, i
     std::sort(ranked.begin(), ranked.end(), better);
     // Best predicted first, skipping a structure that has its share; what
     // the cap left out fills the rest when nothing else is left.
-    const int cap = std::max(1, (int)std::ceil(options_.max_structure_share * count));
+    const int cap = std::max(1, (int)std::ceil(structure_share * count));
     std::map<std::string, int> taken;
     std::vector<const Candidate *> chosen, skipped;
     for (const Candidate *c : ranked) {

@@ -28,6 +28,10 @@ struct EvolutionOptions {
     // measured batches from converging on one sketch the model happens to
     // favour before it has seen the others measured.
     double max_structure_share = 0.5;
+    // The same cap while nothing of this pipeline has been measured: the
+    // model then ranks from other pipelines' programs only, and a first
+    // round spread over many structures is what its fine-tuning learns from.
+    double first_round_structure_share = 0.125;
 };
 
 struct EvolutionStats {
@@ -47,6 +51,9 @@ public:
     // the first generation.
     std::vector<State> search(const std::vector<State> &seeds, int count, const std::set<std::string> &exclude,
                               std::mt19937_64 &rng);
+    // The same with `structure_share` in place of max_structure_share.
+    std::vector<State> search(const std::vector<State> &seeds, int count, const std::set<std::string> &exclude,
+                              std::mt19937_64 &rng, double structure_share);
 
     const EvolutionStats &stats() const { return stats_; }
 

@@ -54,6 +54,7 @@ TunerOptions tuner_options(const Options &o, size_t funcs) {
     t.evolution.mutation_probability = o.mutation_probability;
     t.evolution.crossover_share = o.crossover_share;
     t.evolution.max_structure_share = o.structure_share;
+    t.evolution.first_round_structure_share = o.first_structure_share;
     t.seed = o.seed;
     return with_policy(t, o.search);
 }
@@ -107,6 +108,7 @@ std::string describe(const SessionSettings &s) {
       << "evolution.mutation_probability=" << s.tuner.evolution.mutation_probability << "\n"
       << "evolution.crossover_share=" << s.tuner.evolution.crossover_share << "\n"
       << "evolution.max_structure_share=" << s.tuner.evolution.max_structure_share << "\n"
+      << "evolution.first_round_structure_share=" << s.tuner.evolution.first_round_structure_share << "\n"
       << "cost_model=" << choice_name(s.cost_model) << "\n"
       << "model_objective=" << choice_name(s.model_objective) << "\n"
       << "log=" << s.log << "\n"

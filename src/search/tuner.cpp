@@ -90,7 +90,11 @@ std::vector<State> Tuner::pick_candidates(int count, std::mt19937_64 &rng) {
             size_t n_seeds = (size_t)(options_.seed_share * options_.evolution.population);
             for (size_t i = 0; i < best.size() && i < n_seeds; i++) seeds.push_back(best[i]->state);
         }
-        for (auto &s : evolution_.search(seeds, count - n_random, keys, rng)) {
+        // Nothing of this pipeline measured yet (no history, no trial): the
+        // first round's cap.
+        const double share = measured_.empty() ? options_.evolution.first_round_structure_share
+                                               : options_.evolution.max_structure_share;
+        for (auto &s : evolution_.search(seeds, count - n_random, keys, rng, share)) {
             keys.insert(s.key());
             picked.push_back(std::move(s));
         }

@@ -315,6 +315,41 @@ TEST_CASE("tuner: until the model can rank, a round measures fresh random progra
     CHECK(evolved != std::vector<std::string>(random_search.begin(), random_search.begin() + 6));
 }
 
+TEST_CASE("tuner: the first round spreads over more structures than the rounds after it") {
+    Setup m(ansor_test::make_stencil_chain(64, 48, 3));
+    // A confident prior: one structure above all others.
+    std::string favourite;
+    auto score = [&](const State &s) {
+        if (favourite.empty()) favourite = s.structure_key();
+        return (s.structure_key() == favourite ? 2.0 : 1.0) + std::hash<std::string>()(s.key()) % 1000 * 1e-4;
+    };
+    SyntheticModel model(score);
+    auto largest_structure_share = [&](double first_share, int round) {
+        TunerOptions o;
+        o.seed = 3;
+        o.epsilon = 0;
+        o.measures_per_round = 16;
+        o.evolution.population = 128;
+        o.evolution.generations = 1;
+        o.evolution.max_structure_share = 0.5;
+        o.evolution.first_round_structure_share = first_share;
+        KeyTimedMeasurer measurer;
+        Tuner tuner(m.sampler, m.annotator, annotation(), measurer, model, o);
+        auto trials = tuner.run_more(2 * o.measures_per_round).trials;
+        REQUIRE(trials.size() == 32);
+        std::map<std::string, int> per_structure;
+        for (int i = 16 * round; i < 16 * (round + 1); i++) per_structure[trials[i].state.structure_key()]++;
+        REQUIRE(per_structure.size() >= 2);
+        int most = 0;
+        for (const auto &kv : per_structure) most = std::max(most, kv.second);
+        return most;
+    };
+    CHECK(largest_structure_share(0.125, 0) <= 2);  // 2 of 16 per structure
+    CHECK(largest_structure_share(0.125, 1) > 2);   // then up to half the round
+    CHECK(largest_structure_share(0.125, 1) <= 8);
+    CHECK(largest_structure_share(0.5, 0) > 2);     // the first round's cap is its own option
+}
+
 TEST_CASE("evolution: children of mutation and crossover compute what the reference computes") {
     std::vector<std::pair<std::string, ansor_test::Pipe>> pipes = {
         {"matmul_relu", ansor_test::make_matmul_relu(64)}, {"blur", ansor_test::make_blur(128, 64)},

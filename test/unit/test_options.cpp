@@ -55,12 +55,15 @@ TEST_CASE("options: malformed values are errors naming the option") {
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_STRUCTURE_SHARE", "1.5"}}),
                          doctest::Contains("HL_ANSOR_STRUCTURE_SHARE"), ansor::UserError);
     CHECK(Options::from_map({{"HL_ANSOR_STRUCTURE_SHARE", "1"}}).structure_share == 1.0);
+    CHECK(Options::from_map({{"HL_ANSOR_FIRST_STRUCTURE_SHARE", "0.5"}}).first_structure_share == 0.5);
+    CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_FIRST_STRUCTURE_SHARE", "-1"}}),
+                         doctest::Contains("HL_ANSOR_FIRST_STRUCTURE_SHARE"), ansor::UserError);
     CHECK(Options::from_map({{"HL_ANSOR_MODEL_OBJECTIVE", "pairwise"}}).model_objective == ansor::ModelObjective::Pairwise);
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_MODEL_OBJECTIVE", "rank"}}),
                          doctest::Contains("HL_ANSOR_MODEL_OBJECTIVE='rank' is not one of: square, pairwise"),
                          ansor::UserError);
     // Every option is documented.
-    CHECK(Options::documentation().size() == 29);
+    CHECK(Options::documentation().size() == 30);
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_GPU_RUNNER", ""}}), doctest::Contains("ansor_gpu_runner"),
                          ansor::UserError);
 }
