@@ -23,6 +23,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from plot_tuning_curve import trials_to_reach  # noqa: E402  (the script's own folder)
 
 
 def best_curves(run_dir):
@@ -44,13 +45,6 @@ def peer_times(run_dir, peer):
             if r["variant"] == peer and r["status"] == "ok" and r["median_ms"]:
                 out[r["case"]] = float(r["median_ms"])
     return out
-
-
-def trials_to_reach(curve, target):
-    for i, best in enumerate(curve):
-        if best <= target:
-            return i + 1
-    return None
 
 
 def main(shipped_dir, cold_dir, dst, peer="Adams2019"):
