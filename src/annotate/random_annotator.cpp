@@ -11,6 +11,9 @@ const T &pick(const std::vector<T> &v, std::mt19937_64 &rng) {
     return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng)];
 }
 
+// The most vectors of a scan's strip run side by side in its serial loop.
+constexpr int64_t kMaxInterleavedVectors = 8;
+
 bool is_modelled(const LoopNest &m, const ModelFunc &f) {
     const ModelFunc &origin = f.dag_index >= 0 ? f : m.func(f.created_from);
     return origin.dag_index >= 0 && m.dag().node(origin.dag_index).modelled;
@@ -221,7 +224,10 @@ void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string 
 void RandomAnnotator::annotate_unmodelled_stage(State &out, LoopNest &m, const std::string &func, int stage,
                                                 const Anchors &anchors) {
     const ModelFunc &f = m.func(func);
-    if (f.dag_index < 0 || f.location.kind != LocationKind::Root) return;
+    // At root or at a consumer's loop (scan_at_consumer_strip); inside a
+    // consumer's loop the Func is only vectorised.
+    if (f.dag_index < 0 || f.location.kind == LocationKind::Inline) return;
+    const bool at_root = f.location.kind == LocationKind::Root;
     const Node &node = dag_.node(f.dag_index);
     if (node.func.has_extern_definition() || stage >= (int)node.stages.size()) return;
     const StageInfo &info = node.stages[stage];
@@ -247,16 +253,33 @@ void RandomAnnotator::annotate_unmodelled_stage(State &out, LoopNest &m, const s
         const std::vector<std::string> pieces = split->piece_names();
         add(split);
         for (const auto &p : pieces) independent.insert(p);
+        // A scan over a strip of its consumer runs the strip's vectors side
+        // by side inside the serial loop (unrolled where their count is a
+        // small constant): one vector's chain of dependent steps alone would
+        // leave the FMA units waiting. At root the vectors stay outside, the
+        // loop the threads share.
+        const ModelStage &split_stage = m.stage(func, stage);
+        const int outer_at = split_stage.find(pieces[0]);
+        bool has_rvar = false;
+        for (const auto &l : split_stage.loops) has_rvar = has_rvar || l.kind == LoopKind::Reduction;
+        const bool interleave = has_rvar && !at_root && outer_at >= 0;
+        const bool unroll = interleave && split_stage.loops[outer_at].constant_extent &&
+                            split_stage.loops[outer_at].extent <= kMaxInterleavedVectors;
         std::vector<std::string> order;
-        for (const auto &l : m.stage(func, stage).loops) {
-            if (l.name != pieces.back()) order.push_back(l.name);
+        for (const auto &l : split_stage.loops) {
+            if (l.name != pieces.back() && !(interleave && l.name == pieces[0])) order.push_back(l.name);
         }
+        if (interleave) order.push_back(pieces[0]);
         order.push_back(pieces.back());
-        if (m.stage(func, stage).loops.back().name != pieces.back()) add(std::make_shared<ReorderStep>(func, stage, order));
+        std::vector<std::string> current;
+        for (const auto &l : split_stage.loops) current.push_back(l.name);
+        if (current != order) add(std::make_shared<ReorderStep>(func, stage, order));
         add(std::make_shared<AnnotateStep>(func, stage, pieces.back(), Annotation::Vectorize));
+        if (unroll) add(std::make_shared<AnnotateStep>(func, stage, pieces[0], Annotation::Unroll));
     }
     // Parallelise the leading usable loops, fused until there are enough
     // iterations to balance the threads (a few per thread).
+    if (!at_root) return;
     std::vector<std::string> lead;
     int64_t prod = 1;
     for (const auto &l : m.stage(func, stage).loops) {

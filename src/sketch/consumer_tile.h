@@ -47,4 +47,8 @@ SketchRulePtr make_sliding_window_rule();
 // read at data-dependent indices, computed at root beside its inlined sketch.
 SketchRulePtr make_lookup_table_rule();
 
+// The scan-strip rule (scan_strip_rule.cpp): a Func whose updates scan one
+// dimension computed per strip of its consumer along another.
+SketchRulePtr make_scan_strip_rule();
+
 }  // namespace ansor

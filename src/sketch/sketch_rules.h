@@ -39,7 +39,8 @@ void clear_registered_sketch_rules();
 // Registered user rules first, then rules 2, 6, 5, 4, 3, 1 of the brief in
 // the order Ansor tries them, with two rules that compute a producer inside
 // its consumer's tile: multi_level_tiling_at_consumer_tile (before rule 3)
-// and compute_at_consumer_tile (before rule 1, skip).
+// and compute_at_consumer_tile and scan_at_consumer_strip (before rule 1,
+// skip).
 std::vector<SketchRulePtr> sketch_rules();
 // The rules for the target: sketch_rules() for a CPU, gpu_sketch_rules()
 // (gpu_sketch_rules.cpp) when the target has a GPU feature.

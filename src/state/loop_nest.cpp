@@ -520,6 +520,15 @@ std::vector<int64_t> LoopNest::footprint(const ModelFunc &producer, const Locati
         through_others = true;
     }
     if (through_others || !read_by_owner) clamp_to_root(pn, true, ext);
+    // A dim some update writes or reads away from its own pure var (the
+    // serial dim of a scan) is computed whole wherever the Func is: Halide
+    // widens the region to the update's domain.
+    for (const StageInfo &st : pn.stages) {
+        for (size_t d = 0; d < ext.size() && d < pn.pure_args.size() && d < pn.region.size(); d++) {
+            const auto &v = st.independent_vars;
+            if (std::find(v.begin(), v.end(), pn.pure_args[d]) == v.end()) ext[d] = std::max(ext[d], pn.region[d].extent);
+        }
+    }
     return ext;
 }
 

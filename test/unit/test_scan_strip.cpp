@@ -1,0 +1,180 @@
+// The sketch rule scan_at_consumer_strip: a Func whose updates scan one
+// dimension computed per strip of its consumer along another (iir_blur's
+// passes). Structure, the model's footprint, annotation, and programs that
+// compute what the all-at-root reference computes.
+#include "annotate/random_annotator.h"
+#include "measure_test_support.h"
+#include "search/program_sampler.h"
+#include "sketch/sketch_generator.h"
+#include "test_pipelines.h"
+
+#include <doctest/doctest.h>
+
+using namespace ansor;
+
+namespace {
+
+using namespace Halide;
+
+// s(x, y): a recursive filter down every column (serial in y, independent in
+// x); the consumer reads it straight (`transpose` false) or transposed.
+ansor_test::Pipe make_column_scan(int w, int h, bool transpose) {
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_estimate(0, w).dim(1).set_estimate(0, h);
+    Var x("x"), y("y");
+    Func s("scan"), out("out");
+    RDom r(1, h - 1, "r");
+    s(x, y) = in(x, y);
+    s(x, r) = 0.75f * s(x, r - 1) + 0.25f * s(x, r);
+    if (transpose) {
+        out(x, y) = s(y, x) * 2.f;
+        out.set_estimate(x, 0, h).set_estimate(y, 0, w);
+    } else {
+        out(x, y) = s(x, y) + 1.f;
+        out.set_estimate(x, 0, w).set_estimate(y, 0, h);
+    }
+    return {{out}};
+}
+
+// hist(v): a scatter over the input's values, read by a lookup.
+ansor_test::Pipe make_histogram_lookup(int w, int h) {
+    ImageParam in(UInt(8), 2, "in");
+    in.dim(0).set_estimate(0, w).dim(1).set_estimate(0, h);
+    Var x("x"), y("y"), v("v");
+    Func hist("hist"), out("out");
+    RDom r(0, w, 0, h, "r");
+    hist(v) = 0;
+    hist(in(r.x, r.y)) += 1;
+    out(x, y) = hist(in(x, y));
+    out.set_estimate(x, 0, w).set_estimate(y, 0, h);
+    return {{out}};
+}
+
+Halide::Target cpu() { return ansor_test::cpu_target(); }
+
+std::optional<Location> placement(const State &s, const std::string &func) {
+    const FuncSteps *g = s.group(func);
+    if (!g) return std::nullopt;
+    for (const auto &step : g->steps) {
+        if (const Location *l = step->placement()) return *l;
+    }
+    return std::nullopt;
+}
+
+bool per_strip(const State &s, const std::string &scan) {
+    auto l = placement(s, scan);
+    return l && l->kind == LocationKind::At;
+}
+
+std::vector<State> strip_sketches(const PipelineDAG &dag, const std::string &scan) {
+    std::vector<State> out;
+    for (const State &s : generate_sketches({dag, cpu()})) {
+        if (per_strip(s, scan)) out.push_back(s);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("scan strip: a column scan is computed per strip of its consumer's independent loop, beside root") {
+    for (bool transpose : {false, true}) {
+        CAPTURE(transpose);
+        ansor_test::Pipe p = make_column_scan(64, 48, transpose);
+        PipelineDAG dag(p.functions(), 2);
+        const std::string scan = ansor_test::resolve(dag, "scan"), out = ansor_test::resolve(dag, "out");
+        REQUIRE_FALSE(dag.node(*dag.index_of(scan)).modelled);
+        const auto sketches = generate_sketches({dag, cpu()});
+        CHECK(sketches.size() == 2);  // per strip, and at root
+        const auto strips = strip_sketches(dag, scan);
+        REQUIRE(strips.size() == 1);
+        // The consumer loop that reads the scan's independent x: out's x when
+        // read straight, out's y when transposed. Its strips go outermost.
+        const std::string along = transpose ? "y" : "x";
+        const Location at = *placement(strips[0], scan);
+        CHECK(at.func == out);
+        CHECK(at.loop == along + "_0");
+        const LoopNest m = strips[0].replay();
+        CHECK(m.stage(out, 0).loops.front().name == along + "_0");
+        // The model computes the whole serial dim per strip, as Halide does.
+        const ModelFunc &f = m.func(scan);
+        REQUIRE(f.extents.size() == 2);
+        CHECK(f.extents[1] == 48);
+    }
+}
+
+TEST_CASE("scan strip: no strip sketch where the consumer reads only along the scan or at data-dependent places") {
+    // A scatter has no independent dim: nothing to cut into strips.
+    ansor_test::Pipe hist = make_histogram_lookup(32, 16);
+    PipelineDAG hist_dag(hist.functions(), 2);
+    CHECK(strip_sketches(hist_dag, ansor_test::resolve(hist_dag, "hist")).empty());
+
+    // A 1-D scan: its only dim is the serial one.
+    ImageParam in(Float(32), 1, "in");
+    in.dim(0).set_estimate(0, 100);
+    Var x("x");
+    Func s("scan1"), out("out1");
+    RDom r(1, 99, "r");
+    s(x) = in(x);
+    s(r) = s(r - 1) + s(r);
+    out(x) = s(x) * 2.f;
+    out.set_estimate(x, 0, 100);
+    PipelineDAG dag({out.function()}, 2);
+    CHECK(strip_sketches(dag, ansor_test::resolve(dag, "scan1")).empty());
+}
+
+TEST_CASE("scan strip: the scan is vectorised across its strip and not parallel; the strips are") {
+    ansor_test::Pipe p = make_column_scan(128, 48, true);
+    PipelineDAG dag(p.functions(), 2);
+    const std::string scan = ansor_test::resolve(dag, "scan"), out = ansor_test::resolve(dag, "out");
+    const auto strips = strip_sketches(dag, scan);
+    REQUIRE(strips.size() == 1);
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, cpu(), ao);
+    std::mt19937_64 rng(5);
+    int vectorised = 0, interleaved = 0;
+    for (int i = 0; i < 16; i++) {
+        const State program = annotator.annotate(strips[0], rng);
+        const LoopNest m = program.replay();
+        const ModelFunc &f = m.func(scan);
+        for (const ModelStage &st : f.stages) {
+            for (const ModelLoop &l : st.loops) CHECK(l.annotation != Annotation::Parallel);
+            vectorised += !st.loops.empty() && st.loops.back().annotation == Annotation::Vectorize;
+        }
+        // The update's vectors of the strip run side by side inside the
+        // serial loop.
+        const ModelStage &update = f.stages[1];
+        if (f.extents[0] >= 32) {
+            REQUIRE(update.loops.size() == 3);
+            CHECK(update.loops[0].kind == LoopKind::Reduction);
+            CHECK(update.loops[1].name == "x_0");
+            CHECK(update.loops[2].annotation == Annotation::Vectorize);
+            interleaved++;
+        }
+        CHECK(m.stage(out, 0).loops.front().annotation == Annotation::Parallel);
+    }
+    CHECK(vectorised > 0);
+    CHECK(interleaved > 0);
+}
+
+TEST_CASE("scan strip: programs of the strip sketches compute what the reference computes") {
+    for (bool transpose : {false, true}) {
+        CAPTURE(transpose);
+        ansor_test::Pipe p = make_column_scan(100, 37, transpose);
+        PipelineDAG dag(p.functions(), 2);
+        const auto strips = strip_sketches(dag, ansor_test::resolve(dag, "scan"));
+        REQUIRE(strips.size() == 1);
+        AnnotationOptions ao;
+        ao.parallelism = 2;
+        RandomAnnotator annotator(dag, cpu(), ao);
+        ProgramSampler sampler(strips, annotator);
+        std::mt19937_64 rng(3);
+        std::vector<State> programs;
+        for (int i = 0; i < 4; i++) {
+            auto s = sampler.sample(rng);
+            REQUIRE(s);
+            programs.push_back(*s);
+        }
+        ansor_test::expect_all_correct(dag, programs);
+    }
+}
