@@ -53,11 +53,46 @@ LoopNest State::replay() const {
     return m;
 }
 
+namespace {
+
+// Halide 14 miscompiles a stride-2..4 vector load from a Func's buffer at an
+// index that is a literal: it keeps the literal's alignment through the
+// dense load it makes of the strided one with a modulus of 0, so the load
+// claims 64-byte alignment at an odd address and faults (vmovdqa). Such
+// literals appear where a vectorised split's ShiftInwards tail is peeled
+// under a constant extent and a producer is stored per iteration of an
+// outer loop of the same stage (a downsample at a row of its consumer:
+// fuzz seed 383, Adams2019's program alike). GuardWithIf's tail is
+// predicated, which Halide scalarises, so the broken path is never taken.
+void guard_vector_tail(const SplitStep &split, const LoopNest &final_model, std::vector<Directive> &directives) {
+    const ModelStage &st = final_model.stage(split.func(), split.stage);
+    const int inner = st.find(split.piece_names().back());
+    if (inner < 0 || st.loops[inner].annotation != Annotation::Vectorize) return;
+    bool holds_producer = false;
+    for (const ModelFunc &f : final_model.funcs()) {
+        auto in_stage = [&](const Location &at) {
+            return at.kind == LocationKind::At && at.func == split.func() && at.stage == split.stage;
+        };
+        holds_producer = holds_producer || in_stage(f.location) || (f.store_location && in_stage(*f.store_location));
+    }
+    if (!holds_producer) return;
+    for (Directive &d : directives) {
+        if (d.kind == Directive::Kind::Split && d.tail == Halide::TailStrategy::ShiftInwards) {
+            d.tail = Halide::TailStrategy::GuardWithIf;
+        }
+    }
+}
+
+}  // namespace
+
 std::vector<Directive> State::lower() const {
+    const LoopNest final_model = replay();
     LoopNest m(*dag_);
     std::vector<Directive> out;
     for (const auto &s : steps_in_replay_order()) {
-        for (auto &d : s->lower(m)) out.push_back(std::move(d));
+        std::vector<Directive> directives = s->lower(m);
+        if (const auto *split = s->as<SplitStep>()) guard_vector_tail(*split, final_model, directives);
+        for (auto &d : directives) out.push_back(std::move(d));
         s->replay(m);
     }
     return out;

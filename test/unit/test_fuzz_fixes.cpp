@@ -4,6 +4,7 @@
 #include "annotate/factorization.h"
 #include "state/state.h"
 #include "state/steps.h"
+#include "measure_test_support.h"
 #include "test_pipelines.h"
 
 #include <doctest/doctest.h>
@@ -242,4 +243,49 @@ TEST_CASE("a cache write applies where the process already made an intermediate 
     float want = 0;
     for (int k = 0; k < 24; k++) want += a(k, 5) * b(7, k);
     CHECK(out(7, 5) == want);
+}
+
+TEST_CASE("a vectorised split with a producer stored per row keeps a guarded tail") {
+    // Seed 383: a [1 2 1] x2 downsample of a uint8 boundary condition, the
+    // boundary Func computed at the downsample's row loop, its columns (a
+    // constant 175, fixed by the consumer's RDom) split by 16 and
+    // vectorised. ShiftInwards peels the last vector with literal indices
+    // into the row buffer, and Halide 14 turns the stride-2 loads there into
+    // dense loads it claims are 64-byte aligned at odd addresses: a segfault.
+    ImageParam in(UInt(8), 2, "in");
+    in.dim(0).set_estimate(0, 350).dim(1).set_estimate(0, 40);
+    Var x("x"), y("y");
+    Func edge = BoundaryConditions::repeat_edge(in);
+    Func down("down"), total("total");
+    down(x, y) = cast<uint8_t>((cast<uint16_t>(edge(2 * x + 1, y)) + 2 * edge(2 * x, y) + edge(2 * x - 1, y)) / 4);
+    RDom r(0, 175, "r");
+    total(y) = cast<uint32_t>(0);
+    total(y) += cast<uint32_t>(down(r, y));
+    total.set_estimate(y, 0, 40);
+    PipelineDAG dag({total.function()}, 2);
+    const std::string down_name = ansor_test::resolve(dag, "down");
+    const std::string edge_name = ansor_test::resolve(dag, edge.name());
+
+    State s(dag);
+    s.add(std::make_shared<ComputeLocationStep>(down_name, Location{}));
+    s.add(std::make_shared<SplitStep>(down_name, 0, "x", std::vector<int64_t>{16}));
+    s.add(std::make_shared<AnnotateStep>(down_name, 0, "x_1", Annotation::Vectorize));
+    s.add(std::make_shared<ComputeLocationStep>(edge_name, Location{LocationKind::At, down_name, 0, "y"}));
+    int guarded = 0;
+    for (const Directive &d : s.lower()) {
+        if (d.kind != Directive::Kind::Split || d.func != down_name) continue;
+        CHECK(d.tail == TailStrategy::GuardWithIf);
+        guarded++;
+    }
+    CHECK(guarded == 1);
+    ansor_test::expect_all_correct(dag, {s});
+
+    // With the boundary Func at root nothing is stored per row: the tail
+    // stays shifted inwards.
+    State root = s;
+    root.group(edge_name).steps.back() = std::make_shared<ComputeLocationStep>(edge_name, Location{});
+    for (const Directive &d : root.lower()) {
+        if (d.kind == Directive::Kind::Split && d.func == down_name) CHECK(d.tail == TailStrategy::ShiftInwards);
+    }
+    ansor_test::expect_all_correct(dag, {root});
 }
