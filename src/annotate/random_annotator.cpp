@@ -1,5 +1,6 @@
 #include "annotate/random_annotator.h"
 
+#include <algorithm>
 #include <set>
 
 namespace ansor {
@@ -19,11 +20,91 @@ bool is_modelled(const LoopNest &m, const ModelFunc &f) {
     return origin.dag_index >= 0 && m.dag().node(origin.dag_index).modelled;
 }
 
+// Whether an expression holds a `likely` intrinsic (boundary conditions
+// clamp with it).
+bool holds_likely(const Halide::Expr &e) {
+    using namespace Halide::Internal;
+    class Find : public IRVisitor {
+    public:
+        bool found = false;
+
+    private:
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            found = found || op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::likely_if_innermost);
+            IRVisitor::visit(op);
+        }
+    } f;
+    e.accept(&f);
+    return f.found;
+}
+
 }  // namespace
 
 RandomAnnotator::RandomAnnotator(const PipelineDAG &dag, const Halide::Target &target, AnnotationOptions options)
     : dag_(dag), target_(target), options_(std::move(options)), space_factors_(options_.max_innermost_factor),
-      reduction_factors_(options_.max_reduction_factor), gpu_(gpu_target_facts(target)) {}
+      reduction_factors_(options_.max_reduction_factor), gpu_(gpu_target_facts(target)) {
+    for (const Node &n : dag_.nodes()) {
+        bool likely = false;
+        if (!n.func.has_extern_definition()) {
+            std::vector<Halide::Internal::Definition> defs{n.func.definition()};
+            for (const auto &u : n.func.updates()) defs.push_back(u);
+            for (const auto &d : defs) {
+                for (const auto &e : d.values()) likely = likely || holds_likely(e);
+                for (const auto &e : d.args()) likely = likely || holds_likely(e);
+            }
+        }
+        has_likely_.push_back(likely);
+    }
+}
+
+void RandomAnnotator::limit_unroll_through_boundaries(State &program) const {
+    if (gpu_) return;
+    LoopNest m(dag_);
+    try {
+        m = program.replay();
+    } catch (const InvalidState &) {
+        return;
+    }
+    std::vector<std::string> names;
+    for (const FuncSteps &g : program.groups()) names.push_back(g.func);
+    for (const std::string &name : names) {
+        auto &steps = program.group(name).steps;
+        for (size_t i = 0; i < steps.size(); i++) {
+            const auto *unroll = steps[i]->as<AutoUnrollStep>();
+            if (!unroll || unroll->max_step <= kMaxUnrollThroughBoundary || !reads_through_boundary(m, name)) continue;
+            const std::vector<int> choices = auto_unroll_choices(m, name);
+            const int capped = choices.empty() ? 0 : *std::max_element(choices.begin(), choices.end());
+            if (capped > 0) {
+                steps[i] = std::make_shared<AutoUnrollStep>(name, unroll->stage, capped);
+            } else {
+                steps.erase(steps.begin() + (long)i--);
+            }
+        }
+    }
+}
+
+bool RandomAnnotator::reads_through_boundary(const LoopNest &m, const std::string &func) const {
+    const ModelFunc &f = m.func(func);
+    std::optional<int> node = f.dag_index >= 0 ? std::optional<int>(f.dag_index) : dag_.index_of(f.created_from);
+    if (!node) return false;
+    if (has_likely_[*node]) return true;
+    const std::vector<bool> inlined = dag_.inlined_into(*node, m.inlined_nodes());
+    for (size_t k = 0; k < inlined.size(); k++) {
+        if (inlined[k] && has_likely_[k]) return true;
+    }
+    return false;
+}
+
+std::vector<int> RandomAnnotator::auto_unroll_choices(const LoopNest &m, const std::string &func) const {
+    if (!reads_through_boundary(m, func)) return options_.auto_unroll_steps;
+    std::vector<int> out;
+    for (int step : options_.auto_unroll_steps) {
+        if (step <= kMaxUnrollThroughBoundary) out.push_back(step);
+    }
+    return out;
+}
+
 
 int RandomAnnotator::vector_width(const std::string &func) const {
     auto idx = dag_.index_of(func);
@@ -217,7 +298,9 @@ void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string 
             add(std::make_shared<AnnotateStep>(func, stage, target, Annotation::Parallel));
         }
     }
-    int unroll = pick(options_.auto_unroll_steps, rng);
+    const std::vector<int> unroll_steps = auto_unroll_choices(m, func);
+    if (unroll_steps.empty()) return;
+    int unroll = pick(unroll_steps, rng);
     if (unroll > 0) add(std::make_shared<AutoUnrollStep>(func, stage, unroll));
 }
 
@@ -329,6 +412,7 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
             else annotate_unmodelled_stage(out, m, func, (int)s, anchors);
         }
     }
+    limit_unroll_through_boundaries(out);
     return out;
 }
 

@@ -64,6 +64,23 @@ public:
     void annotate_unmodelled_stage(State &out, LoopNest &model, const std::string &func, int stage,
                                    const Anchors &anchors);
 
+    // The auto-unroll steps a stage of `func` may draw: the options' steps,
+    // but at most kMaxUnrollThroughBoundary where the stage reads through a
+    // boundary condition (a `likely` clamp in its definition or in a Func
+    // inlined into it). Unrolled copies of such a body each carry the
+    // clamps Halide partitions loops by, and its lowering then takes
+    // minutes (fuzz seed 268: a constant_exterior Func with 56 rows
+    // unrolled compiled in 88 s, in 2.4 s without).
+    std::vector<int> auto_unroll_choices(const LoopNest &model, const std::string &func) const;
+    static constexpr int kMaxUnrollThroughBoundary = 16;
+    // Caps at kMaxUnrollThroughBoundary the auto-unroll steps of the stages
+    // that read through a boundary condition in the finished program: a
+    // placement decided after a stage's step was drawn (a producer inlined
+    // into it) can make a stage read through one. annotate() and the
+    // mutations apply it.
+    void limit_unroll_through_boundaries(State &program) const;
+    bool reads_through_boundary(const LoopNest &model, const std::string &func) const;
+
     // The GPU facts when the target has a GPU feature (then every program
     // is a GPU program: gpu_annotation.cpp), nullopt for a CPU.
     const std::optional<GpuTargetFacts> &gpu() const { return gpu_; }
@@ -94,6 +111,9 @@ private:
                                      int pieces, std::mt19937_64 &rng);
 
     const PipelineDAG &dag_;
+    // Per DAG node: whether its own definitions hold a `likely` (a boundary
+    // condition's clamp).
+    std::vector<bool> has_likely_;
     Halide::Target target_;
     AnnotationOptions options_;
     FactorizationMemo space_factors_, reduction_factors_;

@@ -149,8 +149,7 @@ std::optional<State> mutate_parallel(const State &s, std::mt19937_64 &rng) {
     return if_valid(std::move(out));
 }
 
-std::optional<State> mutate_auto_unroll(const State &s, const std::vector<int> &steps, std::mt19937_64 &rng) {
-    if (steps.size() < 2) return std::nullopt;
+std::optional<State> mutate_auto_unroll(const State &s, const RandomAnnotator &annotator, std::mt19937_64 &rng) {
     LoopNest m(s.dag());
     try {
         m = s.replay();
@@ -170,9 +169,10 @@ std::optional<State> mutate_auto_unroll(const State &s, const std::vector<int> &
     if (stages.empty()) return std::nullopt;
     Candidate c = pick(stages, rng);
     std::vector<int> others;
-    for (int v : steps) {
+    for (int v : annotator.auto_unroll_choices(m, c.func)) {
         if (v != c.current) others.push_back(v);
     }
+    if (others.empty()) return std::nullopt;
     int chosen = pick(others, rng);
 
     State out = s;
@@ -218,11 +218,12 @@ std::optional<State> Mutator::mutate(const State &s, MutationKind kind, std::mt1
     switch (kind) {
     case MutationKind::TileSize: out = mutate_tile_size(s, options_, rng); break;
     case MutationKind::Parallel: out = mutate_parallel(s, rng); break;
-    case MutationKind::AutoUnroll: out = mutate_auto_unroll(s, options_.auto_unroll_steps, rng); break;
+    case MutationKind::AutoUnroll: out = mutate_auto_unroll(s, annotator_, rng); break;
     case MutationKind::ComputeLocation: out = mutate_compute_location(s, annotator_, rng); break;
     }
     // A GPU mutant must keep to the block's limits (threads, shared memory).
     if (out && !annotator_.fits_target(*out)) return std::nullopt;
+    if (out) annotator_.limit_unroll_through_boundaries(*out);
     return out;
 }
 

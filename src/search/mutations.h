@@ -19,7 +19,7 @@ std::optional<State> mutate_tile_size(const State &s, const AnnotationOptions &l
 // Fuses one more or one fewer leading loop into a parallel loop.
 std::optional<State> mutate_parallel(const State &s, std::mt19937_64 &rng);
 // Redraws the auto-unroll step of one stage from `steps` (0 removes it).
-std::optional<State> mutate_auto_unroll(const State &s, const std::vector<int> &steps, std::mt19937_64 &rng);
+std::optional<State> mutate_auto_unroll(const State &s, const RandomAnnotator &annotator, std::mt19937_64 &rng);
 // Moves one Func whose location was drawn at random (root, inline or inside
 // its consumer) and redraws its annotations for the new place.
 std::optional<State> mutate_compute_location(const State &s, RandomAnnotator &annotator, std::mt19937_64 &rng);
