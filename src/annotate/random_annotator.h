@@ -65,19 +65,21 @@ public:
                                    const Anchors &anchors);
 
     // The auto-unroll steps a stage of `func` may draw: the options' steps,
-    // but at most kMaxUnrollThroughBoundary where the stage reads through a
-    // boundary condition (a `likely` clamp in its definition or in a Func
-    // inlined into it). Unrolled copies of such a body each carry the
-    // clamps Halide partitions loops by, and its lowering then takes
-    // minutes (fuzz seed 268: a constant_exterior Func with 56 rows
-    // unrolled compiled in 88 s, in 2.4 s without).
-    std::vector<int> auto_unroll_choices(const LoopNest &model, const std::string &func) const;
+    // but at most kMaxUnrollThroughBoundary where unrolled copies are costly
+    // to compile (unrolls_little).
+    std::vector<int> auto_unroll_choices(const LoopNest &model, const std::string &func, int stage) const;
+    // Whether the stage reads through a boundary condition (a `likely`
+    // clamp in its definition or in a Func inlined into it), or vectorises
+    // a width that is not a whole number of native vectors. Unrolled copies
+    // of such a body make Halide's lowering or LLVM take minutes: fuzz seed
+    // 268, a constant_exterior Func with 56 rows unrolled, compiled in 88 s
+    // (2.4 s without); seed 77, a 59-wide tile unrolled 512 steps, past 60 s.
+    bool unrolls_little(const LoopNest &model, const std::string &func, int stage) const;
     static constexpr int kMaxUnrollThroughBoundary = 16;
     // Caps at kMaxUnrollThroughBoundary the auto-unroll steps of the stages
-    // that read through a boundary condition in the finished program: a
-    // placement decided after a stage's step was drawn (a producer inlined
-    // into it) can make a stage read through one. annotate() and the
-    // mutations apply it.
+    // that unroll little in the finished program: a placement decided after
+    // a stage's step was drawn (a producer inlined into it) can change
+    // that. annotate() and the mutations apply it.
     void limit_unroll_through_boundaries(State &program) const;
     bool reads_through_boundary(const LoopNest &model, const std::string &func) const;
 

@@ -169,7 +169,7 @@ std::optional<State> mutate_auto_unroll(const State &s, const RandomAnnotator &a
     if (stages.empty()) return std::nullopt;
     Candidate c = pick(stages, rng);
     std::vector<int> others;
-    for (int v : annotator.auto_unroll_choices(m, c.func)) {
+    for (int v : annotator.auto_unroll_choices(m, c.func, c.stage)) {
         if (v != c.current) others.push_back(v);
     }
     if (others.empty()) return std::nullopt;

@@ -322,14 +322,14 @@ TEST_CASE("stages that read through a boundary condition draw small auto-unroll 
         }
     }
     const LoopNest at_root = roots.replay();
-    CHECK(annotator.auto_unroll_choices(at_root, ext_name) == small);     // the clamps are its own
-    CHECK(annotator.auto_unroll_choices(at_root, scaled_name) == all);    // reads a buffer the boundary Func wrote
-    CHECK(annotator.auto_unroll_choices(at_root, plain_name) == all);
+    CHECK(annotator.auto_unroll_choices(at_root, ext_name, 0) == small);     // the clamps are its own
+    CHECK(annotator.auto_unroll_choices(at_root, scaled_name, 0) == all);    // reads a buffer the boundary Func wrote
+    CHECK(annotator.auto_unroll_choices(at_root, plain_name, 0) == all);
     // With the boundary Func inlined into `scaled`, `scaled` carries the clamps.
     State inlined = roots;
     inlined.group(ext_name).steps.back() = std::make_shared<ComputeLocationStep>(ext_name, Location{LocationKind::Inline, "", 0, ""});
-    CHECK(annotator.auto_unroll_choices(inlined.replay(), scaled_name) == small);
-    CHECK(annotator.auto_unroll_choices(inlined.replay(), blur_name) == all);
+    CHECK(annotator.auto_unroll_choices(inlined.replay(), scaled_name, 0) == small);
+    CHECK(annotator.auto_unroll_choices(inlined.replay(), blur_name, 0) == all);
 
     // Sampled programs and their mutants keep to it in every stage that
     // reads through the boundary once the program is finished (a placement
@@ -341,7 +341,7 @@ TEST_CASE("stages that read through a boundary condition draw small auto-unroll 
     auto check_program = [&](const State &program) {
         const LoopNest m = program.replay();
         for (const ModelFunc &f : m.funcs()) {
-            if (f.location.kind == LocationKind::Inline || annotator.auto_unroll_choices(m, f.name) != small) continue;
+            if (f.location.kind == LocationKind::Inline || annotator.auto_unroll_choices(m, f.name, 0) != small) continue;
             for (const ModelStage &st : f.stages) {
                 CHECK(st.auto_unroll_max_step <= RandomAnnotator::kMaxUnrollThroughBoundary);
                 checked++;
@@ -359,4 +359,33 @@ TEST_CASE("stages that read through a boundary condition draw small auto-unroll 
         }
     }
     CHECK(checked > 0);
+}
+
+TEST_CASE("stages vectorised wider than a native vector but not by whole vectors draw small auto-unroll steps only") {
+    // Seed 77: a matrix product's 59-wide vector tile, unrolled 512 steps,
+    // compiled past 60 s; unrolled 16, in 3.3 s.
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_estimate(0, 118).dim(1).set_estimate(0, 32);
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = in(x, y) * 2.f;
+    f.set_estimate(x, 0, 118).set_estimate(y, 0, 32);
+    PipelineDAG dag({f.function()}, 2);
+    const std::string name = ansor_test::resolve(dag, "f");
+    AnnotationOptions ao;
+    RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
+    auto choices_for_width = [&](int64_t width) {
+        State s(dag);
+        for (const Node &n : dag.nodes()) {
+            if (n.name != name) s.add(std::make_shared<ComputeLocationStep>(n.name, Location{LocationKind::Inline, "", 0, ""}));
+        }
+        s.add(std::make_shared<SplitStep>(name, 0, "x", std::vector<int64_t>{width}));
+        s.add(std::make_shared<AnnotateStep>(name, 0, "x_1", Annotation::Vectorize));
+        return annotator.auto_unroll_choices(s.replay(), name, 0);
+    };
+    const std::vector<int> all = ao.auto_unroll_steps, small = {0, 16};
+    CHECK(choices_for_width(59) == small);
+    CHECK(choices_for_width(20) == small);
+    CHECK(choices_for_width(32) == all);  // two whole vectors of 16 floats
+    CHECK(choices_for_width(8) == all);   // within one vector
 }
