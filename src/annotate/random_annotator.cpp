@@ -12,9 +12,6 @@ const T &pick(const std::vector<T> &v, std::mt19937_64 &rng) {
     return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng)];
 }
 
-// The most vectors of a scan's strip run side by side in its serial loop.
-constexpr int64_t kMaxInterleavedVectors = 8;
-
 bool is_modelled(const LoopNest &m, const ModelFunc &f) {
     const ModelFunc &origin = f.dag_index >= 0 ? f : m.func(f.created_from);
     return origin.dag_index >= 0 && m.dag().node(origin.dag_index).modelled;
@@ -58,13 +55,11 @@ RandomAnnotator::RandomAnnotator(const PipelineDAG &dag, const Halide::Target &t
     }
 }
 
-void RandomAnnotator::limit_unroll_through_boundaries(State &program) const {
+void RandomAnnotator::limit_unroll_steps(State &program, const LoopNest &m) const {
     if (gpu_) return;
-    LoopNest m(dag_);
-    try {
-        m = program.replay();
-    } catch (const InvalidState &) {
-        return;
+    int largest_small = 0;
+    for (int step : options_.auto_unroll_steps) {
+        if (step <= kMaxUnrollThroughBoundary) largest_small = std::max(largest_small, step);
     }
     std::vector<std::string> names;
     for (const FuncSteps &g : program.groups()) names.push_back(g.func);
@@ -73,10 +68,8 @@ void RandomAnnotator::limit_unroll_through_boundaries(State &program) const {
         for (size_t i = 0; i < steps.size(); i++) {
             const auto *unroll = steps[i]->as<AutoUnrollStep>();
             if (!unroll || unroll->max_step <= kMaxUnrollThroughBoundary || !unrolls_little(m, name, unroll->stage)) continue;
-            const std::vector<int> choices = auto_unroll_choices(m, name, unroll->stage);
-            const int capped = choices.empty() ? 0 : *std::max_element(choices.begin(), choices.end());
-            if (capped > 0) {
-                steps[i] = std::make_shared<AutoUnrollStep>(name, unroll->stage, capped);
+            if (largest_small > 0) {
+                steps[i] = std::make_shared<AutoUnrollStep>(name, unroll->stage, largest_small);
             } else {
                 steps.erase(steps.begin() + (long)i--);
             }
@@ -350,17 +343,13 @@ void RandomAnnotator::annotate_unmodelled_stage(State &out, LoopNest &m, const s
         add(split);
         for (const auto &p : pieces) independent.insert(p);
         // A scan over a strip of its consumer runs the strip's vectors side
-        // by side inside the serial loop (unrolled where their count is a
-        // small constant): one vector's chain of dependent steps alone would
-        // leave the FMA units waiting. At root the vectors stay outside, the
-        // loop the threads share.
+        // by side inside the serial loop: one vector's chain of dependent
+        // steps alone would leave the FMA units waiting. At root the vectors
+        // stay outside, the loop the threads share.
         const ModelStage &split_stage = m.stage(func, stage);
-        const int outer_at = split_stage.find(pieces[0]);
         bool has_rvar = false;
         for (const auto &l : split_stage.loops) has_rvar = has_rvar || l.kind == LoopKind::Reduction;
-        const bool interleave = has_rvar && !at_root && outer_at >= 0;
-        const bool unroll = interleave && split_stage.loops[outer_at].constant_extent &&
-                            split_stage.loops[outer_at].extent <= kMaxInterleavedVectors;
+        const bool interleave = has_rvar && !at_root;
         std::vector<std::string> order;
         for (const auto &l : split_stage.loops) {
             if (l.name != pieces.back() && !(interleave && l.name == pieces[0])) order.push_back(l.name);
@@ -371,7 +360,6 @@ void RandomAnnotator::annotate_unmodelled_stage(State &out, LoopNest &m, const s
         for (const auto &l : split_stage.loops) current.push_back(l.name);
         if (current != order) add(std::make_shared<ReorderStep>(func, stage, order));
         add(std::make_shared<AnnotateStep>(func, stage, pieces.back(), Annotation::Vectorize));
-        if (unroll) add(std::make_shared<AnnotateStep>(func, stage, pieces[0], Annotation::Unroll));
     }
     // Parallelise the leading usable loops, fused until there are enough
     // iterations to balance the threads (a few per thread).
@@ -425,7 +413,7 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
             else annotate_unmodelled_stage(out, m, func, (int)s, anchors);
         }
     }
-    limit_unroll_through_boundaries(out);
+    limit_unroll_steps(out, m);
     return out;
 }
 

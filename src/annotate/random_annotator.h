@@ -77,11 +77,11 @@ public:
     bool unrolls_little(const LoopNest &model, const std::string &func, int stage) const;
     static constexpr int kMaxUnrollThroughBoundary = 16;
     // Caps at kMaxUnrollThroughBoundary the auto-unroll steps of the stages
-    // that unroll little in the finished program: a placement decided after
-    // a stage's step was drawn (a producer inlined into it) can change
-    // that. annotate() and the mutations apply it.
-    void limit_unroll_through_boundaries(State &program) const;
-    bool reads_through_boundary(const LoopNest &model, const std::string &func) const;
+    // of `program` (whose loop nest is `model`) that unroll little: a
+    // placement decided after a stage's step was drawn (a producer inlined
+    // into it), or a new tile size, can make a stage one. annotate() and
+    // the mutations apply it.
+    void limit_unroll_steps(State &program, const LoopNest &model) const;
 
     // The GPU facts when the target has a GPU feature (then every program
     // is a GPU program: gpu_annotation.cpp), nullopt for a CPU.
@@ -111,6 +111,8 @@ private:
     // Tile sizes for an unfilled split of `loop` into `pieces` inner factors.
     std::vector<int64_t> sample_tile(const LoopNest &m, const std::string &func, int stage, const std::string &loop,
                                      int pieces, std::mt19937_64 &rng);
+
+    bool reads_through_boundary(const LoopNest &model, const std::string &func) const;
 
     const PipelineDAG &dag_;
     // Per DAG node: whether its own definitions hold a `likely` (a boundary

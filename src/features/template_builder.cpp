@@ -1,6 +1,6 @@
 #include "features/detail/template_builder.h"
 
-#include "dag/inline_calls.h"
+#include "dag/definition_analysis.h"
 #include "features/detail/affine_forms.h"
 #include "features/detail/arithmetic_counter.h"
 
@@ -97,23 +97,6 @@ std::vector<double> unit_forms(const DefinitionTemplate &t, const std::vector<in
         if (slots[d] >= 0) f[d * (1 + ns) + 1 + slots[d]] = 1.0;
     }
     return f;
-}
-
-// `e` with the calls to the inlined Funcs replaced by their definitions,
-// repeated until none is left.
-Expr inline_all(const PipelineDAG &dag, Expr e, const std::vector<bool> &inl) {
-    if (!e.defined()) return e;
-    for (size_t pass = 0; pass <= inl.size(); pass++) {
-        bool changed = false;
-        for (size_t k = 0; k < inl.size(); k++) {
-            if (!inl[k]) continue;
-            Expr before = e;
-            e = inline_calls(e, dag.node((int)k).func);
-            changed |= !before.same_as(e);
-        }
-        if (!changed) break;
-    }
-    return e;
 }
 
 // The write of the definition, then its reads in order of appearance.

@@ -223,7 +223,11 @@ std::optional<State> Mutator::mutate(const State &s, MutationKind kind, std::mt1
     }
     // A GPU mutant must keep to the block's limits (threads, shared memory).
     if (out && !annotator_.fits_target(*out)) return std::nullopt;
-    if (out) annotator_.limit_unroll_through_boundaries(*out);
+    // A new tile size or place can make a stage one whose unrolled copies
+    // compile slowly (RandomAnnotator::unrolls_little).
+    if (out && (kind == MutationKind::TileSize || kind == MutationKind::ComputeLocation)) {
+        annotator_.limit_unroll_steps(*out, out->replay());
+    }
     return out;
 }
 

@@ -7,6 +7,8 @@
 // inlines it: where the table is barely reused, the search picks that one.
 #include "sketch/consumer_tile.h"
 
+#include "dag/definition_analysis.h"
+
 #include <map>
 
 namespace ansor {
@@ -14,24 +16,6 @@ namespace ansor {
 namespace {
 
 using namespace Halide::Internal;
-
-// Whether an expression reads data: a call to a Func or an input buffer.
-class FindDataRead : public IRGraphVisitor {
-    using IRGraphVisitor::visit;
-    void visit(const Call *op) override {
-        found = found || op->call_type == Call::Halide || op->call_type == Call::Image;
-        IRGraphVisitor::visit(op);
-    }
-
-public:
-    bool found = false;
-};
-
-bool reads_data(const Halide::Expr &e) {
-    FindDataRead finder;
-    e.accept(&finder);
-    return finder.found;
-}
 
 // Whether the Func's value does arithmetic (more than a constant, a bare
 // variable or a single call): only then does a table save work.

@@ -10,7 +10,7 @@
 // root (docs/app_analysis.md, S6); this one gives them a sketch beside root.
 #include "sketch/consumer_tile.h"
 
-#include "dag/inline_calls.h"
+#include "dag/definition_analysis.h"
 
 #include <algorithm>
 
@@ -21,7 +21,8 @@ namespace {
 using Halide::Expr;
 using namespace Halide::Internal;
 
-// The argument lists of every call to `callee` in an expression.
+// The argument lists of every call to `callee` in an expression, and
+// whether any of them is data-dependent (then the region is not a strip).
 class CollectCallArgs : public IRVisitor {
 public:
     explicit CollectCallArgs(std::string callee) : callee_(std::move(callee)) {}
@@ -33,44 +34,12 @@ private:
     void visit(const Call *op) override {
         if (op->name == callee_) {
             args.push_back(op->args);
-            // An index computed from loaded values: the region is not a strip.
-            for (const Expr &a : op->args) {
-                if (a.defined() && !is_pure_index(a)) data_dependent = true;
-            }
+            for (const Expr &a : op->args) data_dependent = data_dependent || reads_data(a);
         }
         IRVisitor::visit(op);
     }
-    static bool is_pure_index(const Expr &e) {
-        class FindLoads : public IRVisitor {
-        public:
-            bool found = false;
-
-        private:
-            using IRVisitor::visit;
-            void visit(const Call *c) override {
-                if (c->call_type == Call::Halide || c->call_type == Call::Image) found = true;
-                IRVisitor::visit(c);
-            }
-            void visit(const Load *) override { found = true; }
-        } f;
-        e.accept(&f);
-        return !f.found;
-    }
     std::string callee_;
 };
-
-// Per pure dim of node n: whether every stage writes and reads it at its own
-// pure var (the dims a scan is independent along).
-std::vector<bool> independent_dims(const Node &n) {
-    std::vector<bool> out(n.pure_args.size(), true);
-    for (const StageInfo &st : n.stages) {
-        for (size_t d = 0; d < out.size(); d++) {
-            const auto &v = st.independent_vars;
-            out[d] = out[d] && std::find(v.begin(), v.end(), n.pure_args[d]) != v.end();
-        }
-    }
-    return out;
-}
 
 struct Strip {
     std::string consumer;
@@ -104,19 +73,7 @@ std::vector<Strip> strip_loops(const SketchContext &ctx, const State &s, int i) 
     // The consumer's reads of i, through the Funcs inlined into it.
     CollectCallArgs reads(n.name);
     const std::vector<bool> inl = ctx.dag.inlined_into(consumers[0], inlined);
-    for (Expr e : c.func.definition().values()) {
-        for (int pass = 0; pass < (int)inl.size(); pass++) {
-            bool changed = false;
-            for (size_t k = 0; k < inl.size(); k++) {
-                if (!inl[k]) continue;
-                Expr before = e;
-                e = inline_calls(e, ctx.dag.node((int)k).func);
-                changed |= !before.same_as(e);
-            }
-            if (!changed) break;
-        }
-        e.accept(&reads);
-    }
+    for (const Expr &e : c.func.definition().values()) inline_all(ctx.dag, e, inl).accept(&reads);
     if (reads.args.empty() || reads.data_dependent) return {};
 
     std::vector<Strip> out;

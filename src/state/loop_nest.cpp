@@ -1,6 +1,6 @@
 #include "state/loop_nest.h"
 
-#include "dag/inline_calls.h"
+#include "dag/definition_analysis.h"
 
 #include <algorithm>
 #include <set>
@@ -368,16 +368,7 @@ namespace {
 void widen_by_reads(Expr e, const std::string &producer, const Scope<Interval> &scope,
                     const std::vector<bool> &inlined, const PipelineDAG &dag, std::vector<int64_t> &ext, bool &exact) {
     // Inlined Funcs disappear into the consumer; look through them.
-    for (int pass = 0; pass < (int)inlined.size(); pass++) {
-        bool changed = false;
-        for (size_t k = 0; k < inlined.size(); k++) {
-            if (!inlined[k]) continue;
-            Expr before = e;
-            e = inline_calls(e, dag.node((int)k).func);
-            changed |= !before.same_as(e);
-        }
-        if (!changed) break;
-    }
+    e = inline_all(dag, e, inlined);
     auto boxes = boxes_required(e, scope);
     auto it = boxes.find(producer);
     if (it == boxes.end()) return;
@@ -523,11 +514,9 @@ std::vector<int64_t> LoopNest::footprint(const ModelFunc &producer, const Locati
     // A dim some update writes or reads away from its own pure var (the
     // serial dim of a scan) is computed whole wherever the Func is: Halide
     // widens the region to the update's domain.
-    for (const StageInfo &st : pn.stages) {
-        for (size_t d = 0; d < ext.size() && d < pn.pure_args.size() && d < pn.region.size(); d++) {
-            const auto &v = st.independent_vars;
-            if (std::find(v.begin(), v.end(), pn.pure_args[d]) == v.end()) ext[d] = std::max(ext[d], pn.region[d].extent);
-        }
+    const std::vector<bool> independent = independent_dims(pn);
+    for (size_t d = 0; d < ext.size() && d < independent.size() && d < pn.region.size(); d++) {
+        if (!independent[d]) ext[d] = std::max(ext[d], pn.region[d].extent);
     }
     return ext;
 }

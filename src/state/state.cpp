@@ -86,14 +86,17 @@ void guard_vector_tail(const SplitStep &split, const LoopNest &final_model, std:
 }  // namespace
 
 std::vector<Directive> State::lower() const {
-    const LoopNest final_model = replay();
     LoopNest m(*dag_);
-    std::vector<Directive> out;
+    std::vector<std::pair<StepPtr, std::vector<Directive>>> lowered;
     for (const auto &s : steps_in_replay_order()) {
-        std::vector<Directive> directives = s->lower(m);
-        if (const auto *split = s->as<SplitStep>()) guard_vector_tail(*split, final_model, directives);
-        for (auto &d : directives) out.push_back(std::move(d));
+        lowered.emplace_back(s, s->lower(m));
         s->replay(m);
+    }
+    // `m` is now the whole program, which the tails of splits depend on.
+    std::vector<Directive> out;
+    for (auto &[step, directives] : lowered) {
+        if (const auto *split = step->as<SplitStep>()) guard_vector_tail(*split, m, directives);
+        for (auto &d : directives) out.push_back(std::move(d));
     }
     return out;
 }
