@@ -282,6 +282,7 @@ void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string 
         int64_t prod = 1;
         for (const auto &l : st.loops) {
             if (l.kind != LoopKind::Space || l.annotation != Annotation::None) break;
+            if (lead.size() == max_fused_loops(stage)) break;
             // A loop a producer is (or will be) placed at keeps its name: it may
             // be parallelised alone, but not fused with the loops outside it.
             bool anchor = anchors.count({func, stage, l.name}) || m.has_attached(func, stage, l.name);
@@ -367,7 +368,7 @@ void RandomAnnotator::annotate_unmodelled_stage(State &out, LoopNest &m, const s
     std::vector<std::string> lead;
     int64_t prod = 1;
     for (const auto &l : m.stage(func, stage).loops) {
-        if (!usable(l) || prod >= 8 * (int64_t)options_.parallelism) break;
+        if (!usable(l) || prod >= 8 * (int64_t)options_.parallelism || lead.size() == max_fused_loops(stage)) break;
         lead.push_back(l.name);
         prod *= l.extent;
     }

@@ -125,6 +125,7 @@ std::optional<State> mutate_parallel(const State &s, std::mt19937_64 &rng) {
     std::vector<std::string> lead;
     for (const auto &l : before.stage(group.func, par.stage).loops) {
         if (l.kind != LoopKind::Space || l.annotation != Annotation::None) break;
+        if (lead.size() == max_fused_loops(par.stage)) break;
         lead.push_back(l.name);
     }
     if (fused.size() > lead.size() || !std::equal(fused.begin(), fused.end(), lead.begin())) return std::nullopt;

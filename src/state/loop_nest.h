@@ -9,6 +9,7 @@
 // Nothing here touches Halide's lowering.
 #include "dag/pipeline_dag.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -102,6 +103,13 @@ struct ModelFunc {
     std::vector<ModelStage> stages;
 };
 
+// Halide 14 recurses without end in partition_loops (a segfault at compile
+// time) on an update whose five or more GuardWithIf tile loops are fused,
+// when two consumers read the Func: docs/known_issues/halide14_fused_update_recursion.cpp.
+// Four fused loops compile.
+constexpr size_t kMaxFusedUpdateLoops = 4;
+inline size_t max_fused_loops(int stage) { return stage > 0 ? kMaxFusedUpdateLoops : SIZE_MAX; }
+
 class LoopNest {
 public:
     explicit LoopNest(const PipelineDAG &dag);
@@ -129,6 +137,7 @@ public:
     void split(const std::string &func, int stage, const std::string &loop, const std::vector<int64_t> &inner_factors,
                const std::vector<std::string> &names);
     // Fuses adjacent loops (outermost first) of one kind into one called `fused`.
+    // An update stage fuses at most kMaxFusedUpdateLoops loops.
     void fuse(const std::string &func, int stage, const std::vector<std::string> &outer_to_inner,
               const std::string &fused);
     // Puts every loop of the stage in this order. Refuses to swap the RVars

@@ -4,6 +4,7 @@
 #include "annotate/factorization.h"
 #include "annotate/random_annotator.h"
 #include "search/mutations.h"
+#include "sketch/sketch_generator.h"
 #include "state/state.h"
 #include "state/steps.h"
 #include "measure_test_support.h"
@@ -388,4 +389,73 @@ TEST_CASE("stages vectorised wider than a native vector but not by whole vectors
     CHECK(choices_for_width(20) == small);
     CHECK(choices_for_width(32) == all);  // two whole vectors of 16 floats
     CHECK(choices_for_width(8) == all);   // within one vector
+}
+
+TEST_CASE("an update fuses at most four tile loops") {
+    // Seed 246: a batched matrix product read by two consumers, its update
+    // tiled SSRSRS and six outer tile loops fused; Halide 14 recursed
+    // without end in partition_loops while compiling it (a segfault).
+    ImageParam A(Float(32), 3, "A"), B(Float(32), 3, "B");
+    A.dim(0).set_estimate(0, 21).dim(1).set_estimate(0, 21).dim(2).set_estimate(0, 4);
+    B.dim(0).set_estimate(0, 111).dim(1).set_estimate(0, 21).dim(2).set_estimate(0, 4);
+    Var x("x"), y("y"), c("c");
+    RDom k(0, 21, "k");
+    Func mm("mm"), total("total");
+    mm(x, y, c) = 0.f;
+    mm(x, y, c) += A(k, y, c) * B(x, k, c);
+    total(x, y) = mm(x, y, 0) + mm(x, y, 1) + mm(x, y, 2) + mm(x, y, 3);
+    total.set_estimate(x, 0, 111).set_estimate(y, 0, 21);
+    PipelineDAG dag({total.function()}, 2);
+
+    State tiled(dag);
+    tiled.add(std::make_shared<ComputeLocationStep>("mm", Location{}));
+    tiled.add(std::make_shared<SplitStep>("mm", 1, "x", std::vector<int64_t>{37}));
+    tiled.add(std::make_shared<SplitStep>("mm", 1, "y", std::vector<int64_t>{3}));
+    tiled.add(std::make_shared<SplitStep>("mm", 1, "c", std::vector<int64_t>{1}));
+    tiled.add(std::make_shared<ReorderStep>("mm", 1, std::vector<std::string>{"c_0", "y_0", "x_0", "c_1", "y_1", "x_1", "k$x"}));
+    auto fused = [&](int stage, std::vector<std::string> loops) {
+        State s = tiled;
+        s.add(std::make_shared<FuseStep>("mm", stage, std::move(loops)));
+        return s;
+    };
+    CHECK_THROWS_AS(fused(1, {"c_0", "y_0", "x_0", "c_1", "y_1"}).replay(), InvalidState);
+    CHECK_NOTHROW(fused(1, {"c_0", "y_0", "x_0", "c_1"}).replay());
+    State pure = tiled;
+    pure.add(std::make_shared<SplitStep>("mm", 0, "x", std::vector<int64_t>{37}));
+    pure.add(std::make_shared<SplitStep>("mm", 0, "y", std::vector<int64_t>{3}));
+    pure.add(std::make_shared<ReorderStep>("mm", 0, std::vector<std::string>{"x_1", "y_1", "c", "y_0", "x_0"}));
+    pure.add(std::make_shared<FuseStep>("mm", 0, std::vector<std::string>{"y_1", "c", "y_0", "x_0"}));
+    CHECK_NOTHROW(pure.replay());
+
+    // Asked for far more parallelism than the loops have, the annotator and
+    // the parallel-fuse mutation fuse as many leading loops as they may: four
+    // in an update.
+    AnnotationOptions ao;
+    ao.parallelism = 1 << 20;
+    RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
+    Mutator mutator(annotator, ao);
+    std::mt19937_64 rng(11);
+    size_t widest_update_fuse = 0;
+    auto check_program = [&](const State &program) {
+        CHECK_NOTHROW(program.replay());
+        for (const FuncSteps &g : program.groups()) {
+            for (const StepPtr &step : g.steps) {
+                const auto *fuse = step->as<FuseStep>();
+                if (!fuse || fuse->stage == 0) continue;
+                CHECK(fuse->loops.size() <= kMaxFusedUpdateLoops);
+                widest_update_fuse = std::max(widest_update_fuse, fuse->loops.size());
+            }
+        }
+    };
+    for (const State &sketch : generate_sketches({dag, ansor_test::cpu_target()})) {
+        for (int i = 0; i < 10; i++) {
+            State program = annotator.annotate(sketch, rng);
+            check_program(program);
+            for (int m = 0; m < 4; m++) {
+                if (auto child = mutator.mutate(program, rng)) program = *child;
+                check_program(program);
+            }
+        }
+    }
+    CHECK(widest_update_fuse == kMaxFusedUpdateLoops);
 }
