@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -45,6 +46,16 @@ void dump(const ansor::PipelineDAG &dag, ansor::PipelineRunner &runner, const st
         out.write(reinterpret_cast<const char *>(b.data()), (std::streamsize)b.size_in_bytes());
     }
     if (!out) throw std::runtime_error("cannot write " + dir + "/output.bin");
+    // Their rounding spread, in the same layout (zeros for integer outputs).
+    const std::vector<Halide::Buffer<>> spread = ansor::rounding_spread(runner);
+    std::ofstream spread_out(dir + "/spread.bin", std::ios::binary);
+    for (size_t i = 0; i < spread.size(); i++) {
+        const Halide::Buffer<> &b = runner.outputs()[i];
+        std::vector<char> bytes(b.size_in_bytes(), 0);
+        if (spread[i].defined()) std::memcpy(bytes.data(), spread[i].data(), std::min(bytes.size(), spread[i].size_in_bytes()));
+        spread_out.write(bytes.data(), (std::streamsize)bytes.size());
+    }
+    if (!spread_out) throw std::runtime_error("cannot write " + dir + "/spread.bin");
     for (const ansor::InputInfo &in : dag.inputs()) {
         if (in.dimensions == 0) continue;
         Halide::Buffer<> b = in.param.buffer();
@@ -81,7 +92,12 @@ std::string check(const ansor::PipelineDAG &dag, ansor::PipelineRunner &runner, 
     std::ifstream in(file, std::ios::binary);
     std::vector<char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const std::vector<Halide::Buffer<>> want = view_outputs(runner.outputs(), data, file);
-    const ansor::OutputComparison c = ansor::compare_outputs(dag, runner.outputs(), want, tolerance);
+    // The root's rounding spread, dumped beside its outputs.
+    const std::string spread_file = file.substr(0, file.find_last_of('/') + 1) + "spread.bin";
+    std::ifstream spread_in(spread_file, std::ios::binary);
+    std::vector<char> spread_data((std::istreambuf_iterator<char>(spread_in)), std::istreambuf_iterator<char>());
+    const std::vector<Halide::Buffer<>> spread = view_outputs(runner.outputs(), spread_data, spread_file);
+    const ansor::OutputComparison c = ansor::compare_outputs(dag, runner.outputs(), want, tolerance, spread);
     std::ostringstream out;
     if (c.ok()) out << "error " << c.worst;
     else out << "wrong " << c.worst << " " << c.detail;

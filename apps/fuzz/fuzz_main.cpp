@@ -179,7 +179,7 @@ void print_seed(uint64_t seed, int stages, const std::vector<ansor_fuzz::Finding
 // Each peer's verdict on the seed, checked against one all-at-root run.
 void add_peer_findings(const FuzzOptions &o, const ansor_fuzz::AnsorCheck &ansor,
                        const random_pipeline::RandomPipelineSpec &spec, std::vector<ansor_fuzz::Finding> &findings) {
-    std::vector<Halide::Buffer<>> reference;
+    ansor_fuzz::Reference reference;
     try {
         auto build = [&spec]() { return random_pipeline::build_random_pipeline(spec).outputs(); };
         reference = ansor_fuzz::reference_outputs(build, ansor.target, ansor.parallelism);

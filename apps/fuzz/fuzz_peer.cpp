@@ -18,7 +18,7 @@ namespace {
 
 // The child's work: returns "" when the outputs match, else the error.
 std::string run_peer(const PeerCheck &check, const random_pipeline::RandomPipelineSpec &spec,
-                     const std::vector<Halide::Buffer<>> &reference) {
+                     const Reference &reference) {
     auto build = [&spec]() { return random_pipeline::build_random_pipeline(spec).outputs(); };
     return check_scheduled(build, check.scheduler, check.target, check.parallelism, check.tolerance, reference);
 }
@@ -47,7 +47,7 @@ std::string read_all(int fd) {
 }  // namespace
 
 Finding check_peer(const PeerCheck &check, const random_pipeline::RandomPipelineSpec &spec,
-                   const std::vector<Halide::Buffer<>> &reference) {
+                   const Reference &reference) {
     Finding f;
     f.scheduler = check.scheduler;
     f.seed = spec.seed;

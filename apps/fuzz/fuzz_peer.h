@@ -5,6 +5,7 @@
 // the measurer's inputs and compared with the all-at-root pipeline. A child
 // that crashes or runs past the timeout is a finding, never the fuzzer's end.
 #include "fuzz_outcome.h"
+#include "scheduled_check.h"
 
 #include <random_pipeline.h>
 
@@ -23,6 +24,6 @@ struct PeerCheck {
 // The child's verdict (classified like a measurement error). `reference`:
 // the all-at-root outputs (reference_outputs in scheduled_check.h).
 Finding check_peer(const PeerCheck &check, const random_pipeline::RandomPipelineSpec &spec,
-                   const std::vector<Halide::Buffer<>> &reference);
+                   const Reference &reference);
 
 }  // namespace ansor_fuzz

@@ -17,20 +17,20 @@ std::vector<Halide::Internal::Function> functions_of(const std::vector<Halide::F
 
 }  // namespace
 
-std::vector<Halide::Buffer<>> reference_outputs(const PipelineBuilder &build, const Halide::Target &target,
-                                                int parallelism) {
+Reference reference_outputs(const PipelineBuilder &build, const Halide::Target &target, int parallelism) {
     const std::vector<Halide::Func> outputs = build();
     ansor::PipelineDAG dag(functions_of(outputs), parallelism);
     ansor::PipelineRunner reference(dag, nullptr, ansor::measurement_target(target));
     reference.compile();
     reference.run();
-    std::vector<Halide::Buffer<>> out;
-    for (const Halide::Buffer<> &b : reference.outputs()) out.push_back(b.copy());
+    Reference out;
+    out.spread = ansor::rounding_spread(reference);
+    for (const Halide::Buffer<> &b : reference.outputs()) out.outputs.push_back(b.copy());
     return out;
 }
 
 std::string check_scheduled(const PipelineBuilder &build, const std::string &scheduler, const Halide::Target &target,
-                            int parallelism, double tolerance, const std::vector<Halide::Buffer<>> &reference) {
+                            int parallelism, double tolerance, const Reference &reference) {
     const Halide::Target jit = ansor::measurement_target(target);
     // A build of its own: the reference's Funcs stay unscheduled whatever the scheduler does.
     const std::vector<Halide::Func> outputs = build();
@@ -42,8 +42,9 @@ std::string check_scheduled(const PipelineBuilder &build, const std::string &sch
     ansor::PipelineRunner runner(dag, pipeline, jit);
     runner.compile();
     runner.run();
-    if (runner.outputs().size() != reference.size()) return "error: the scheduled pipeline has other outputs";
-    const ansor::OutputComparison c = ansor::compare_outputs(dag, runner.outputs(), reference, tolerance);
+    if (runner.outputs().size() != reference.outputs.size()) return "error: the scheduled pipeline has other outputs";
+    const ansor::OutputComparison c =
+        ansor::compare_outputs(dag, runner.outputs(), reference.outputs, tolerance, reference.spread);
     return c.ok() ? "" : "wrong output: " + c.detail;
 }
 

@@ -16,14 +16,18 @@ namespace ansor_fuzz {
 // input and output; returns its outputs.
 using PipelineBuilder = std::function<std::vector<Halide::Func>()>;
 
-// The outputs of the pipeline with every Func at root, on the measurer's inputs.
-std::vector<Halide::Buffer<>> reference_outputs(const PipelineBuilder &build, const Halide::Target &target,
-                                                int parallelism);
+// The pipeline with every Func at root, on the measurer's inputs: its
+// outputs and their rounding spread (ansor::rounding_spread).
+struct Reference {
+    std::vector<Halide::Buffer<>> outputs;
+    std::vector<Halide::Buffer<>> spread;
+};
+Reference reference_outputs(const PipelineBuilder &build, const Halide::Target &target, int parallelism);
 
 // "" when every output matches `reference` (reference_outputs of the same
 // builder) under the measurer's rules (ansor::compare_outputs, with
 // `tolerance` as HL_ANSOR_TOLERANCE), else why not ("wrong output: ..."). Throws what scheduling, compiling or running throws.
 std::string check_scheduled(const PipelineBuilder &build, const std::string &scheduler, const Halide::Target &target,
-                            int parallelism, double tolerance, const std::vector<Halide::Buffer<>> &reference);
+                            int parallelism, double tolerance, const Reference &reference);
 
 }  // namespace ansor_fuzz

@@ -171,7 +171,8 @@ ForkMeasurer::ForkMeasurer(const PipelineDAG &dag, MeasureOptions options) : dag
         for (size_t i = 1; i < obstacles.size(); i++) why += "; " + obstacles[i];
         throw MeasurementUnavailable(why);
     }
-    shared_bytes_ = std::max<size_t>(reference_bytes(dag), 1);
+    // The reference outputs, then their rounding spread (pipeline_runner.h).
+    shared_bytes_ = std::max<size_t>(2 * reference_bytes(dag), 1);
     shared_ = mmap(nullptr, shared_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (shared_ == MAP_FAILED) {
         shared_ = nullptr;

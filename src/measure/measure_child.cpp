@@ -88,7 +88,14 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
 
         runner.run();  // warm-up
         const std::vector<OutputRule> rules = output_rules(dag, o.tolerance);
+        // The shared memory holds the reference outputs, then their
+        // rounding spread in the same layout.
         char *ref = static_cast<char *>(shared);
+        size_t reference_bytes = 0;
+        for (const Halide::Buffer<> &b : runner.outputs()) reference_bytes += b.number_of_elements() * b.type().bytes();
+        char *spread = ref + reference_bytes;
+        std::vector<Halide::Buffer<>> reference_spread;
+        if (is_reference) reference_spread = rounding_spread(runner);
         double worst = 0;
         for (size_t i = 0; i < runner.outputs().size(); i++) {
             // The reference and every candidate lay outputs out alike;
@@ -102,8 +109,13 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
                     _exit(0);
                 }
                 std::memcpy(ref, b.data(), b.size_in_bytes());
+                if (reference_spread[i].defined()) {
+                    std::memcpy(spread, reference_spread[i].data(), reference_spread[i].size_in_bytes());
+                } else {
+                    std::memset(spread, 0, b.size_in_bytes());
+                }
             } else {
-                OutputComparison c = compare_output(b, ref, rules[i]);
+                OutputComparison c = compare_output(b, ref, rules[i], spread);
                 if (!c.ok()) {
                     report_wrong(c.detail, c.worst);
                     _exit(0);
@@ -111,6 +123,7 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
                 worst = std::max(worst, c.worst);
             }
             ref += b.size_in_bytes();
+            spread += b.size_in_bytes();
         }
         if (is_reference && !o.reference_inputs_dir.empty()) {
             write_reference_inputs(o.reference_inputs_dir, dag, runner.inputs());

@@ -32,12 +32,14 @@ class FindFloatArithmetic : public IRGraphVisitor {
     void visit(const Call *op) override {
         // Math intrinsics (sqrt_f32, exp_f32, ...) and float inputs.
         if (op->call_type != Call::Halide) note(op->type);
+        rounds_by_mode = rounds_by_mode || op->name.rfind("round_f", 0) == 0;
         IRGraphVisitor::visit(op);
     }
 
 public:
     bool found = false;
     bool quantizes = false;  // converts a float to an integer
+    bool rounds_by_mode = false;  // calls round()
 };
 
 template<typename T>
@@ -105,7 +107,7 @@ OutputComparison mismatch(const OutputRule &rule, size_t i, const std::string &w
     return c;
 }
 
-OutputComparison compare_floats(const Buffer<> &got, const void *want, const OutputRule &rule) {
+OutputComparison compare_floats(const Buffer<> &got, const void *want, const OutputRule &rule, const void *spread) {
     const Type t = got.type();
     const size_t n = got.number_of_elements();
     double scale = 0;
@@ -127,6 +129,8 @@ OutputComparison compare_floats(const Buffer<> &got, const void *want, const Out
             if (a == b) continue;
             return mismatch(rule, i, "got " + number(a) + " where the reference has " + number(b), INFINITY);
         }
+        // Within the reference's own rounding noise (output_check.h).
+        if (spread && !rule.rounds_by_mode && std::fabs(a - b) <= kSpreadFactor * float_at(t, spread, i)) continue;
         double err = std::fabs(a - b) / std::max(std::fabs(b), floor);
         // A conversion that rounds the other way moves the value by a step
         // whose size the output's range sets, not the element's own size: a
@@ -208,13 +212,14 @@ std::vector<OutputRule> output_rules(const PipelineDAG &dag, double tolerance) {
     std::vector<OutputRule> rules;
     for (const Function &f : dag.outputs()) {
         const int index = *dag.index_of(f.name());
-        bool uses_float = false, quantizes = false;
+        bool uses_float = false, quantizes = false, rounds_by_mode = false;
         int64_t reduction = 1;
         for (const Node *n : value_sources(dag, index)) {
             FindFloatArithmetic finder;
             n->func.accept(&finder);
             uses_float = uses_float || finder.found;
             quantizes = quantizes || finder.quantizes;
+            rounds_by_mode = rounds_by_mode || finder.rounds_by_mode;
             for (const StageInfo &s : n->stages) reduction = std::max(reduction, s.reduction_points());
         }
         const std::vector<Type> &types = f.output_types();
@@ -225,6 +230,7 @@ std::vector<OutputRule> output_rules(const PipelineDAG &dag, double tolerance) {
             r.through_float = !types[k].is_float() && uses_float;
             r.through_quantization = types[k].is_float() && quantizes;
             r.reduction_points = reduction;
+            r.rounds_by_mode = rounds_by_mode;
             r.tolerance = tolerance;
             rules.push_back(r);
         }
@@ -237,13 +243,14 @@ double float_tolerance(const OutputRule &rule) {
     return std::max({rule.tolerance, 2 * eps, 8 * std::sqrt((double)std::max<int64_t>(1, rule.reduction_points)) * eps});
 }
 
-OutputComparison compare_output(const Buffer<> &got, const void *want, const OutputRule &rule) {
-    if (got.type().is_float()) return compare_floats(got, want, rule);
+OutputComparison compare_output(const Buffer<> &got, const void *want, const OutputRule &rule, const void *spread) {
+    if (got.type().is_float()) return compare_floats(got, want, rule, spread);
     return compare_integers(got, want, rule);
 }
 
 OutputComparison compare_outputs(const PipelineDAG &dag, const std::vector<Buffer<>> &got,
-                                 const std::vector<Buffer<>> &want, double tolerance) {
+                                 const std::vector<Buffer<>> &want, double tolerance,
+                                 const std::vector<Buffer<>> &spread) {
     const std::vector<OutputRule> rules = output_rules(dag, tolerance);
     OutputComparison all;
     if (got.size() != want.size() || got.size() != rules.size()) {
@@ -264,7 +271,8 @@ OutputComparison compare_outputs(const PipelineDAG &dag, const std::vector<Buffe
                          " (or another type)";
             return all;
         }
-        OutputComparison c = compare_output(g, w.data(), rules[i]);
+        const void *s = i < spread.size() && spread[i].defined() ? spread[i].data() : nullptr;
+        OutputComparison c = compare_output(g, w.data(), rules[i], s);
         if (!c.ok()) return c;
         all.worst = std::max(all.worst, c.worst);
     }

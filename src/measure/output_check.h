@@ -19,6 +19,14 @@
 //     of the output's largest magnitude, whichever is larger (a step's size
 //     is the range's, not the element's); any element beyond that, or more
 //     elements, fail.
+//   float elements the reference computes with cancellation: where the
+//     reference itself moves when run rounding up or down instead of to
+//     nearest (its rounding spread, pipeline_runner.h), an element may differ
+//     by up to kSpreadFactor times that move, whatever the tolerance says: a
+//     value that cancels big terms into a small one carries their rounding
+//     noise, which no relative tolerance of the small value covers. Not for
+//     outputs computed through round(), which follows the rounding mode and
+//     so moves by whole steps.
 //   NaN and Inf: NaN matches NaN only, Inf the same Inf only. A reference
 //     output with no finite element cannot tell right from wrong: it is
 //     reported as unverifiable rather than passed.
@@ -41,6 +49,9 @@ struct OutputRule {
     bool through_quantization = false;
     // The most points of any reduction the value depends on (1: none).
     int64_t reduction_points = 1;
+    // Computed through round(), whose result follows the rounding mode: the
+    // reference's rounding spread is then a whole step and admits nothing.
+    bool rounds_by_mode = false;
     double tolerance = 1e-3;  // the option's relative tolerance, before the rules above raise it
 };
 
@@ -52,6 +63,13 @@ constexpr double kQuantizationFactor = 10;
 // The share of an output's largest magnitude below which a jump is measured
 // against that share instead of the element's value.
 constexpr double kQuantizationFloor = 0.05;
+// How many times the reference's rounding spread an element may differ by.
+// Rounding up or down everywhere moves a result at least as far as
+// reordering its operations to nearest does (directed errors add up, nearest
+// ones partly cancel), so a few times the spread covers a reassociated or
+// contracted (FMA) schedule; a dropped or doubled term moves it by the
+// term's size, orders of magnitude more.
+constexpr double kSpreadFactor = 4;
 
 // One rule per output buffer, in the order PipelineRunner::outputs() gives them.
 std::vector<OutputRule> output_rules(const PipelineDAG &dag, double tolerance);
@@ -67,8 +85,10 @@ struct OutputComparison {
 };
 
 // `want` holds the reference's elements in `got`'s layout (dense, as
-// PipelineRunner allocates them).
-OutputComparison compare_output(const Halide::Buffer<> &got, const void *want, const OutputRule &rule);
+// PipelineRunner allocates them); `spread`, when given, the reference's
+// rounding spread in the same layout and type (float outputs).
+OutputComparison compare_output(const Halide::Buffer<> &got, const void *want, const OutputRule &rule,
+                                const void *spread = nullptr);
 
 // Every output of `dag` (`got`, in the order PipelineRunner::outputs()
 // gives them) against the reference's outputs `want` in the same order,
@@ -76,9 +96,11 @@ OutputComparison compare_output(const Halide::Buffer<> &got, const void *want, c
 // measurer makes, for the tools that check scheduled programs themselves.
 // Strided buffers are compared compacted. Match only when every output
 // matches; `worst` is the largest over the outputs; a mismatch names the
-// first output that differs.
+// first output that differs. `spread`, when not empty, is the reference's
+// rounding_spread (pipeline_runner.h).
 OutputComparison compare_outputs(const PipelineDAG &dag, const std::vector<Halide::Buffer<>> &got,
-                                 const std::vector<Halide::Buffer<>> &want, double tolerance);
+                                 const std::vector<Halide::Buffer<>> &want, double tolerance,
+                                 const std::vector<Halide::Buffer<>> &spread = {});
 
 // Why a reference output cannot verify anything ("" when it can): it holds
 // no finite element (all NaN or Inf).

@@ -5,6 +5,7 @@
 #include "measure/runnability.h"
 #include "measure/output_check.h"
 
+#include <cfenv>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -19,7 +20,67 @@ using namespace Halide::Internal;
 
 namespace {
 
+std::vector<Buffer<>> dense_copies(const std::vector<Buffer<>> &outputs) {
+    std::vector<Buffer<>> out;
+    for (const Buffer<> &b : outputs) out.push_back(b.copy());
+    return out;
+}
+
+// The outputs of one run of `runner` under the rounding mode `mode`.
+std::vector<Buffer<>> outputs_rounding(PipelineRunner &runner, int mode) {
+    if (std::fesetround(mode) != 0) throw std::runtime_error("cannot set the floating-point rounding mode");
+    try {
+        runner.run();
+    } catch (...) {
+        std::fesetround(FE_TONEAREST);
+        throw;
+    }
+    std::fesetround(FE_TONEAREST);
+    return dense_copies(runner.outputs());
+}
+
+template<typename T>
+void widest_move(Buffer<> &spread, const Buffer<> &nearest, const Buffer<> &up, const Buffer<> &down) {
+    const size_t n = nearest.number_of_elements();
+    const T *a = static_cast<const T *>(nearest.data());
+    const T *b = static_cast<const T *>(up.data());
+    const T *c = static_cast<const T *>(down.data());
+    T *out = static_cast<T *>(spread.data());
+    for (size_t i = 0; i < n; i++) {
+        const double x = (double)a[i], y = (double)b[i], z = (double)c[i];
+        double m = std::max(std::fabs(y - x), std::fabs(z - x));
+        if (!std::isfinite(m)) m = 0;  // NaN and Inf are judged on their own (output_check.h)
+        out[i] = (T)m;
+    }
+}
+
 }  // namespace
+
+std::vector<Buffer<>> rounding_spread(PipelineRunner &runner) {
+    const std::vector<Buffer<>> up = outputs_rounding(runner, FE_UPWARD);
+    const std::vector<Buffer<>> down = outputs_rounding(runner, FE_DOWNWARD);
+    const std::vector<Buffer<>> nearest = outputs_rounding(runner, FE_TONEAREST);
+    std::vector<Buffer<>> spread;
+    for (size_t i = 0; i < nearest.size(); i++) {
+        const Type t = nearest[i].type();
+        if (!t.is_float()) {
+            spread.emplace_back();
+            continue;
+        }
+        Buffer<> s = nearest[i].copy();
+        if (t.bits() == 64) {
+            widest_move<double>(s, nearest[i], up[i], down[i]);
+        } else if (t.bits() == 32) {
+            widest_move<float>(s, nearest[i], up[i], down[i]);
+        } else if (t.is_bfloat()) {
+            widest_move<bfloat16_t>(s, nearest[i], up[i], down[i]);
+        } else {
+            widest_move<float16_t>(s, nearest[i], up[i], down[i]);
+        }
+        spread.push_back(s);
+    }
+    return spread;
+}
 
 double max_relative_error(const Buffer<> &got, const void *want) {
     OutputRule rule;

@@ -31,7 +31,7 @@ Func with_estimates(Func f, std::vector<int> extents) {
 }
 
 void check(const ansor_fuzz::PipelineBuilder &build) {
-    const std::vector<Buffer<>> reference = ansor_fuzz::reference_outputs(build, get_host_target(), 2);
+    const ansor_fuzz::Reference reference = ansor_fuzz::reference_outputs(build, get_host_target(), 2);
     const std::string error = ansor_fuzz::check_scheduled(build, "Ansor", get_host_target(), 2, 1e-3, reference);
     CHECK_MESSAGE(error.empty(), error);
 }

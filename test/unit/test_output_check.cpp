@@ -366,3 +366,88 @@ TEST_CASE("compare: a float through a float-to-integer conversion may jump on a 
     for (int i = 100; i < 120; i++) small_got(i) += 0.002f;  // 22 of 200 past the tolerance: systematic
     CHECK_FALSE(compare_output(small_got, small_want.data(), rules[0]).ok());
 }
+
+namespace {
+
+// Each row minus its mean, on rows that are constant: every element cancels
+// to rounding noise (fuzz seed 470). `variant` 1 sums the row in two halves
+// (a correct program rounding differently), 2 drops the row's first term.
+Func row_minus_mean(int w, int h, int variant) {
+    ImageParam in(Float(32), 2, "rows_in");
+    in.dim(0).set_estimate(0, w).dim(1).set_estimate(0, h);
+    Var x("x"), y("y");
+    Func row("row");
+    row(x, y) = in(0, y) * 3.1f + 0.7f;
+    Func total("total");
+    if (variant == 1) {
+        RDom first(0, w / 2, "first"), second(w / 2, w - w / 2, "second");
+        Func low("low"), high("high");
+        low(y) = 0.f;
+        low(y) += row(first, y);
+        high(y) = 0.f;
+        high(y) += row(second, y);
+        total(y) = low(y) + high(y);
+    } else {
+        RDom r(variant == 2 ? 1 : 0, variant == 2 ? w - 1 : w, "r");
+        total(y) = 0.f;
+        total(y) += row(r, y);
+    }
+    Func out("centred");
+    out(x, y) = row(x, y) - total(y) / (float)w;
+    out.set_estimate(x, 0, w).set_estimate(y, 0, h);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("compare: elements that cancel to rounding noise may differ by a few times the reference's own rounding spread") {
+    const int w = 301, h = 40;
+    Func exact = row_minus_mean(w, h, 0);
+    PipelineDAG dag(functions({exact}), 2);
+    PipelineRunner reference(dag, nullptr, cpu);
+    reference.compile();
+    reference.run();
+    const std::vector<Buffer<>> want{reference.outputs()[0].copy()};
+    const std::vector<Buffer<>> spread = rounding_spread(reference);
+    REQUIRE(spread.size() == 1);
+    // The run rounding to nearest is left as it was.
+    CHECK(max_relative_error(reference.outputs()[0], want[0].data()) == 0);
+    double widest = 0;
+    for (size_t i = 0; i < (size_t)spread[0].number_of_elements(); i++) {
+        widest = std::max(widest, (double)static_cast<const float *>(spread[0].data())[i]);
+    }
+    CHECK(widest > 0);
+    CHECK(widest < 1e-4);  // noise, not the size of a term (about 1)
+
+    auto outputs_of = [&](int variant) {
+        Func f = row_minus_mean(w, h, variant);
+        PipelineDAG d(functions({f}), 2);
+        PipelineRunner runner(d, nullptr, cpu);
+        runner.compile();
+        runner.run();
+        return std::vector<Buffer<>>{runner.outputs()[0].copy()};
+    };
+    const std::vector<Buffer<>> halves = outputs_of(1), dropped = outputs_of(2);
+    // Summed in two halves the noise differs: no relative tolerance of the
+    // noise admits it, the spread does.
+    CHECK_FALSE(compare_outputs(dag, halves, want, 1e-3).ok());
+    OutputComparison c = compare_outputs(dag, halves, want, 1e-3, spread);
+    CHECK_MESSAGE(c.ok(), c.detail);
+    // A dropped term moves every element by a term's share of the mean.
+    CHECK_FALSE(compare_outputs(dag, dropped, want, 1e-3, spread).ok());
+
+    // Outputs computed through round() follow the rounding mode: the spread
+    // admits nothing there.
+    const std::vector<OutputRule> rules = output_rules(dag, 1e-3);
+    CHECK_FALSE(rules[0].rounds_by_mode);
+    OutputRule rounding = rules[0];
+    rounding.rounds_by_mode = true;
+    CHECK_FALSE(compare_output(halves[0], want[0].data(), rounding, spread[0].data()).ok());
+    ImageParam in(Float(32), 1, "round_in");
+    in.dim(0).set_estimate(0, 16);
+    Var x("x");
+    Func rounded("rounded");
+    rounded(x) = round(in(x) * 10.f);
+    rounded.set_estimate(x, 0, 16);
+    CHECK(output_rules(PipelineDAG(functions({rounded}), 2), 1e-3)[0].rounds_by_mode);
+}
