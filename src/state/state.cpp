@@ -1,5 +1,7 @@
 #include "state/state.h"
 
+#include "dag/definition_analysis.h"
+
 #include "util/errors.h"
 
 namespace ansor {
@@ -61,21 +63,79 @@ namespace {
 // claims 64-byte alignment at an odd address and faults (vmovdqa). Such
 // literals appear where a vectorised split's ShiftInwards tail is peeled
 // under a constant extent and a producer is stored per iteration of an
-// outer loop of the same stage (a downsample at a row of its consumer:
-// fuzz seed 383, Adams2019's program alike). GuardWithIf's tail is
-// predicated, which Halide scalarises, so the broken path is never taken.
+// outer loop of the same stage and read with a stride along the vector (a
+// downsample at a row of its consumer: fuzz seed 383, Adams2019's program
+// alike). GuardWithIf's tail is predicated, which Halide scalarises, so the
+// broken path is never taken. Only strided reads get it: GuardWithIf there
+// exposes another Halide 14 bug (a segfault in the simplifier, fuzz seed
+// 499: a consumer with fused outer loops and a guarded vector tail holding
+// a producer, reading a Func whose row split is shifted inwards).
+
+class CallsTo : public Halide::Internal::IRGraphVisitor {
+    using IRGraphVisitor::visit;
+    void visit(const Halide::Internal::Call *op) override {
+        if (op->call_type == Halide::Internal::Call::Halide && op->name == name) calls.push_back(op);
+        IRGraphVisitor::visit(op);
+    }
+
+public:
+    explicit CallsTo(std::string n) : name(std::move(n)) {}
+    std::string name;
+    std::vector<const Halide::Internal::Call *> calls;
+};
+
+// Whether stage `stage` of `consumer` (inlined Funcs substituted, as `m`
+// places them) reads `producer` with a stride other than 0 or 1 along `var`.
+bool reads_strided(const LoopNest &m, const ModelFunc &consumer, int stage, const ModelFunc &producer,
+                   const std::string &var) {
+    const PipelineDAG &dag = m.dag();
+    const Halide::Internal::Function &f = dag.node(consumer.dag_index).func;
+    std::vector<Halide::Expr> exprs;
+    if (stage == 0) {
+        exprs = f.values();
+    } else {
+        const Halide::Internal::Definition &d = f.updates()[stage - 1];
+        exprs = d.values();
+        exprs.insert(exprs.end(), d.args().begin(), d.args().end());
+    }
+    std::vector<bool> inlined(dag.nodes().size(), false);
+    for (const ModelFunc &g : m.funcs()) {
+        if (g.dag_index >= 0 && g.location.kind == LocationKind::Inline) inlined[g.dag_index] = true;
+    }
+    const std::string &name = dag.node(producer.dag_index).func.name();
+    const Halide::Expr v = Halide::Internal::Variable::make(Halide::Int(32), var);
+    bool strided = false;
+    for (const Halide::Expr &e : exprs) {
+        const Halide::Expr whole = inline_all(dag, e, inlined);
+        CallsTo finder(name);
+        whole.accept(&finder);
+        for (const Halide::Internal::Call *call : finder.calls) {
+            for (const Halide::Expr &arg : call->args) {
+                Halide::Expr step = Halide::Internal::simplify(Halide::Internal::substitute(var, v + 1, arg) - arg);
+                const int64_t *c = Halide::Internal::as_const_int(step);
+                strided = strided || !c || (*c != 0 && *c != 1);
+            }
+        }
+    }
+    return strided;
+}
+
 void guard_vector_tail(const SplitStep &split, const LoopNest &final_model, std::vector<Directive> &directives) {
     const ModelStage &st = final_model.stage(split.func(), split.stage);
     const int inner = st.find(split.piece_names().back());
     if (inner < 0 || st.loops[inner].annotation != Annotation::Vectorize) return;
-    bool holds_producer = false;
+    const ModelFunc &consumer = final_model.func(split.func());
+    bool guard = false;
     for (const ModelFunc &f : final_model.funcs()) {
         auto in_stage = [&](const Location &at) {
             return at.kind == LocationKind::At && at.func == split.func() && at.stage == split.stage;
         };
-        holds_producer = holds_producer || in_stage(f.location) || (f.store_location && in_stage(*f.store_location));
+        if (!in_stage(f.location) && !(f.store_location && in_stage(*f.store_location))) continue;
+        // Intermediates (no definition of their own in the DAG) keep the guard.
+        guard = guard || consumer.dag_index < 0 || f.dag_index < 0 ||
+                reads_strided(final_model, consumer, split.stage, f, st.loops[inner].origins.at(0).first);
     }
-    if (!holds_producer) return;
+    if (!guard) return;
     for (Directive &d : directives) {
         if (d.kind == Directive::Kind::Split && d.tail == Halide::TailStrategy::ShiftInwards) {
             d.tail = Halide::TailStrategy::GuardWithIf;

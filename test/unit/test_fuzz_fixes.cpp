@@ -293,6 +293,46 @@ TEST_CASE("a vectorised split with a producer stored per row keeps a guarded tai
     ansor_test::expect_all_correct(dag, {root});
 }
 
+TEST_CASE("a vectorised split holding a producer it reads at stride 1 keeps a shifted tail") {
+    // Seed 499: the guarded tail, given where no strided load needs it,
+    // crashed Halide 14's simplifier (a consumer holding a producer per
+    // column tile, its outer loops fused, reading a Func whose row split is
+    // shifted inwards).
+    ImageParam in(Float(32), 3, "in");
+    in.dim(0).set_estimate(0, 401).dim(1).set_estimate(0, 118).dim(2).set_estimate(0, 8);
+    Var x("x"), y("y"), c("c");
+    Func stencil("stencil"), scaled("scaled"), pair("pair");
+    stencil(x, y, c) = in(clamp(x - 1, 0, 400), y, c) + in(clamp(x + 1, 0, 400), y, c);
+    scaled(x, y, c) = stencil(x, y, c) * 2.f - in(x, y, c);
+    pair(x, y, c) = scaled(x, y, c) + stencil(x, y, c);
+    pair.set_estimate(x, 0, 401).set_estimate(y, 0, 118).set_estimate(c, 0, 8);
+    PipelineDAG dag({pair.function()}, 2);
+    const std::string pair_name = ansor_test::resolve(dag, "pair"), scaled_name = ansor_test::resolve(dag, "scaled");
+    const std::string stencil_name = ansor_test::resolve(dag, "stencil");
+
+    State s(dag);
+    for (const Node &n : dag.nodes()) {
+        if (n.name != pair_name && n.name != scaled_name && n.name != stencil_name) {
+            s.add(std::make_shared<ComputeLocationStep>(n.name, Location{LocationKind::Inline, "", 0, ""}));
+        }
+    }
+    s.add(std::make_shared<SplitStep>(pair_name, 0, "x", std::vector<int64_t>{16}));
+    s.add(std::make_shared<AnnotateStep>(pair_name, 0, "x_1", Annotation::Vectorize));
+    s.add(std::make_shared<FuseStep>(pair_name, 0, std::vector<std::string>{"c", "y"}));
+    s.add(std::make_shared<ComputeLocationStep>(scaled_name, Location{LocationKind::At, pair_name, 0, "x_0"}));
+    s.add(std::make_shared<SplitStep>(scaled_name, 0, "x", std::vector<int64_t>{16}));
+    s.add(std::make_shared<ComputeLocationStep>(stencil_name, Location{}));
+    s.add(std::make_shared<SplitStep>(stencil_name, 0, "y", std::vector<int64_t>{10}));
+    int shifted = 0;
+    for (const Directive &d : s.lower()) {
+        if (d.kind != Directive::Kind::Split || d.func != pair_name) continue;
+        CHECK(d.tail == TailStrategy::ShiftInwards);
+        shifted++;
+    }
+    CHECK(shifted == 1);
+    ansor_test::expect_all_correct(dag, {s});
+}
+
 TEST_CASE("stages that read through a boundary condition draw small auto-unroll steps only") {
     // Seed 268: a constant_exterior Func tiled 36 x 56 with its 56 rows
     // auto-unrolled (step 64) compiled in 88 s; without the unroll in 2.4 s.
