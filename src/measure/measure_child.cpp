@@ -76,6 +76,63 @@ double steady_now_s() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+namespace {
+
+// Where the reference's input regions sit in the shared memory: after its
+// outputs and their rounding spread, a (min, extent) pair per dim of each
+// buffer input, in dag.inputs() order.
+char *shared_input_regions(void *shared, const std::vector<Halide::Buffer<>> &outputs) {
+    size_t output_bytes = 0;
+    for (const Halide::Buffer<> &b : outputs) output_bytes += b.number_of_elements() * b.type().bytes();
+    return static_cast<char *>(shared) + 2 * output_bytes;
+}
+
+// The i-th int64 at `p`, which need not be aligned.
+int64_t int64_at(const char *p, size_t i) {
+    int64_t v;
+    std::memcpy(&v, p + i * sizeof(int64_t), sizeof(int64_t));
+    return v;
+}
+
+// "" when every buffer input of the candidate covers no more than the
+// reference's (written by the reference child at `regions`); else which
+// input this schedule reads beyond what the all-at-root pipeline reads.
+// The runner grows an input to what the compiled program reads, so the
+// program runs here; a caller passing inputs of the pipeline's own size
+// would get Halide's out-of-bounds error (the over-compute of a Halide 14
+// bug, or a tail the search let read past a border).
+std::string reads_beyond_reference(const PipelineDAG &dag, const std::vector<Halide::Buffer<>> &inputs,
+                                   const char *regions) {
+    size_t k = 0, at = 0;
+    for (const InputInfo &in : dag.inputs()) {
+        if (in.dimensions == 0) continue;
+        const Halide::Buffer<> &b = inputs[k++];
+        for (int d = 0; d < in.dimensions; d++, at += 2) {
+            const int64_t lo = int64_at(regions, at), hi = lo + int64_at(regions, at + 1);
+            const int64_t min = b.dim(d).min(), max = (int64_t)b.dim(d).min() + b.dim(d).extent();
+            if (min < lo || max > hi) {
+                return "reads input " + in.name + " over [" + std::to_string(min) + ", " + std::to_string(max) +
+                       ") in dim " + std::to_string(d) + " where the all-at-root pipeline reads [" +
+                       std::to_string(lo) + ", " + std::to_string(hi) +
+                       "): a caller passing inputs of the pipeline's size would fail";
+            }
+        }
+    }
+    return "";
+}
+
+void write_input_regions(const std::vector<Halide::Buffer<>> &inputs, char *regions) {
+    for (const Halide::Buffer<> &b : inputs) {
+        for (int d = 0; d < b.dimensions(); d++) {
+            const int64_t range[2] = {b.dim(d).min(), b.dim(d).extent()};
+            std::memcpy(regions, range, sizeof(range));
+            regions += sizeof(range);
+        }
+    }
+}
+
+}  // namespace
+
 void measure_child_main(const PipelineDAG &dag, const State *state, const MeasureOptions &o, void *shared,
                         int control_fd) {
     setenv("HL_NUM_THREADS", std::to_string(o.threads).c_str(), 1);
@@ -83,6 +140,17 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
     try {
         PipelineRunner runner(dag, state, o.target);
         runner.compile();
+        char *regions = shared_input_regions(shared, runner.outputs());
+        if (is_reference) {
+            write_input_regions(runner.inputs(), regions);
+        } else {
+            const std::string over_read = reads_beyond_reference(dag, runner.inputs(), regions);
+            if (!over_read.empty()) {
+                std::printf("error: %s\n", over_read.c_str());
+                std::fflush(stdout);
+                _exit(0);
+            }
+        }
         report_compiled();
         if (!wait_for_go(control_fd)) _exit(0);  // the parent gave up on this batch
 

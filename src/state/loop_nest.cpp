@@ -207,10 +207,6 @@ void LoopNest::fuse(const std::string &func_name, int stage_index, const std::ve
                     const std::string &fused_name) {
     ModelStage &s = mutable_stage(func_name, stage_index);
     if (loops.size() < 2) throw InvalidState("fuse needs two loops");
-    if (loops.size() > max_fused_loops(stage_index)) {
-        throw InvalidState("fuse: an update of '" + func_name + "' fuses at most " +
-                           std::to_string(kMaxFusedUpdateLoops) + " loops (Halide 14 fails to compile more)");
-    }
     int first = s.find(loops[0]);
     if (first < 0) throw InvalidState("fuse: no loop '" + loops[0] + "' in '" + func_name + "'");
     ModelLoop fused;

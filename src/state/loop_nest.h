@@ -106,7 +106,8 @@ struct ModelFunc {
 // Halide 14 recurses without end in partition_loops (a segfault at compile
 // time) on an update whose five or more GuardWithIf tile loops are fused,
 // when two consumers read the Func: docs/known_issues/halide14_fused_update_recursion.cpp.
-// Four fused loops compile.
+// Four fused loops compile. The annotator and the mutations fuse no more
+// in an update; a program from a log that does still replays as it was.
 constexpr size_t kMaxFusedUpdateLoops = 4;
 inline size_t max_fused_loops(int stage) { return stage > 0 ? kMaxFusedUpdateLoops : SIZE_MAX; }
 
@@ -137,7 +138,6 @@ public:
     void split(const std::string &func, int stage, const std::string &loop, const std::vector<int64_t> &inner_factors,
                const std::vector<std::string> &names);
     // Fuses adjacent loops (outermost first) of one kind into one called `fused`.
-    // An update stage fuses at most kMaxFusedUpdateLoops loops.
     void fuse(const std::string &func, int stage, const std::vector<std::string> &outer_to_inner,
               const std::string &fused);
     // Puts every loop of the stage in this order. Refuses to swap the RVars
