@@ -12,7 +12,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -46,13 +45,16 @@ void dump(const ansor::PipelineDAG &dag, ansor::PipelineRunner &runner, const st
         out.write(reinterpret_cast<const char *>(b.data()), (std::streamsize)b.size_in_bytes());
     }
     if (!out) throw std::runtime_error("cannot write " + dir + "/output.bin");
-    // Their rounding spread, in the same layout (zeros for integer outputs).
+    // Their rounding spread, laid out as the outputs (zeros for integer outputs).
     const std::vector<Halide::Buffer<>> spread = ansor::rounding_spread(runner);
     std::ofstream spread_out(dir + "/spread.bin", std::ios::binary);
     for (size_t i = 0; i < spread.size(); i++) {
         const Halide::Buffer<> &b = runner.outputs()[i];
         std::vector<char> bytes(b.size_in_bytes(), 0);
-        if (spread[i].defined()) std::memcpy(bytes.data(), spread[i].data(), std::min(bytes.size(), spread[i].size_in_bytes()));
+        if (spread[i].defined()) {
+            Halide::Buffer<> laid_out(b.type(), bytes.data(), b.dimensions(), b.raw_buffer()->dim);
+            laid_out.copy_from(spread[i]);
+        }
         spread_out.write(bytes.data(), (std::streamsize)bytes.size());
     }
     if (!spread_out) throw std::runtime_error("cannot write " + dir + "/spread.bin");

@@ -78,13 +78,19 @@ double steady_now_s() {
 
 namespace {
 
-// Where the reference's input regions sit in the shared memory: after its
-// outputs and their rounding spread, a (min, extent) pair per dim of each
-// buffer input, in dag.inputs() order.
-char *shared_input_regions(void *shared, const std::vector<Halide::Buffer<>> &outputs) {
+// The shared memory's parts: the reference's outputs (dense, in output
+// order), their rounding spread in the same layout, then the region of each
+// buffer input the reference reads, a (min, extent) pair per dim in
+// dag.inputs() order. ForkMeasurer sizes it so.
+struct SharedReference {
+    char *outputs, *spread, *input_regions;
+};
+
+SharedReference shared_reference(void *shared, const std::vector<Halide::Buffer<>> &outputs) {
     size_t output_bytes = 0;
     for (const Halide::Buffer<> &b : outputs) output_bytes += b.number_of_elements() * b.type().bytes();
-    return static_cast<char *>(shared) + 2 * output_bytes;
+    char *base = static_cast<char *>(shared);
+    return {base, base + output_bytes, base + 2 * output_bytes};
 }
 
 // The i-th int64 at `p`, which need not be aligned.
@@ -140,11 +146,11 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
     try {
         PipelineRunner runner(dag, state, o.target);
         runner.compile();
-        char *regions = shared_input_regions(shared, runner.outputs());
+        const SharedReference layout = shared_reference(shared, runner.outputs());
         if (is_reference) {
-            write_input_regions(runner.inputs(), regions);
+            write_input_regions(runner.inputs(), layout.input_regions);
         } else {
-            const std::string over_read = reads_beyond_reference(dag, runner.inputs(), regions);
+            const std::string over_read = reads_beyond_reference(dag, runner.inputs(), layout.input_regions);
             if (!over_read.empty()) {
                 std::printf("error: %s\n", over_read.c_str());
                 std::fflush(stdout);
@@ -156,12 +162,8 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
 
         runner.run();  // warm-up
         const std::vector<OutputRule> rules = output_rules(dag, o.tolerance);
-        // The shared memory holds the reference outputs, then their
-        // rounding spread in the same layout.
-        char *ref = static_cast<char *>(shared);
-        size_t reference_bytes = 0;
-        for (const Halide::Buffer<> &b : runner.outputs()) reference_bytes += b.number_of_elements() * b.type().bytes();
-        char *spread = ref + reference_bytes;
+        char *ref = layout.outputs;
+        char *spread = layout.spread;
         std::vector<Halide::Buffer<>> reference_spread;
         if (is_reference) reference_spread = rounding_spread(runner);
         double worst = 0;

@@ -271,8 +271,9 @@ OutputComparison compare_outputs(const PipelineDAG &dag, const std::vector<Buffe
                          " (or another type)";
             return all;
         }
-        const void *s = i < spread.size() && spread[i].defined() ? spread[i].data() : nullptr;
-        OutputComparison c = compare_output(g, w.data(), rules[i], s);
+        Buffer<> s;
+        if (i < spread.size() && spread[i].defined()) s = is_dense(spread[i]) ? spread[i] : spread[i].copy();
+        OutputComparison c = compare_output(g, w.data(), rules[i], s.defined() ? s.data() : nullptr);
         if (!c.ok()) return c;
         all.worst = std::max(all.worst, c.worst);
     }

@@ -17,6 +17,15 @@ using namespace Halide;
 
 namespace {
 
+// The tail of each split of `func`'s directives, in order.
+std::vector<TailStrategy> split_tails(const State &s, const std::string &func) {
+    std::vector<TailStrategy> tails;
+    for (const Directive &d : s.lower()) {
+        if (d.kind == Directive::Kind::Split && d.func == func) tails.push_back(d.tail);
+    }
+    return tails;
+}
+
 int count_kind(const State &s, Directive::Kind kind) {
     int n = 0;
     for (const Directive &d : s.lower()) n += d.kind == kind;
@@ -274,22 +283,14 @@ TEST_CASE("a vectorised split with a producer stored per row keeps a guarded tai
     s.add(std::make_shared<SplitStep>(down_name, 0, "x", std::vector<int64_t>{16}));
     s.add(std::make_shared<AnnotateStep>(down_name, 0, "x_1", Annotation::Vectorize));
     s.add(std::make_shared<ComputeLocationStep>(edge_name, Location{LocationKind::At, down_name, 0, "y"}));
-    int guarded = 0;
-    for (const Directive &d : s.lower()) {
-        if (d.kind != Directive::Kind::Split || d.func != down_name) continue;
-        CHECK(d.tail == TailStrategy::GuardWithIf);
-        guarded++;
-    }
-    CHECK(guarded == 1);
+    CHECK(split_tails(s, down_name) == std::vector<TailStrategy>{TailStrategy::GuardWithIf});
     ansor_test::expect_all_correct(dag, {s});
 
     // With the boundary Func at root nothing is stored per row: the tail
     // stays shifted inwards.
     State root = s;
     root.group(edge_name).steps.back() = std::make_shared<ComputeLocationStep>(edge_name, Location{});
-    for (const Directive &d : root.lower()) {
-        if (d.kind == Directive::Kind::Split && d.func == down_name) CHECK(d.tail == TailStrategy::ShiftInwards);
-    }
+    CHECK(split_tails(root, down_name) == std::vector<TailStrategy>{TailStrategy::ShiftInwards});
     ansor_test::expect_all_correct(dag, {root});
 }
 
@@ -323,13 +324,7 @@ TEST_CASE("a vectorised split holding a producer it reads at stride 1 keeps a sh
     s.add(std::make_shared<SplitStep>(scaled_name, 0, "x", std::vector<int64_t>{16}));
     s.add(std::make_shared<ComputeLocationStep>(stencil_name, Location{}));
     s.add(std::make_shared<SplitStep>(stencil_name, 0, "y", std::vector<int64_t>{10}));
-    int shifted = 0;
-    for (const Directive &d : s.lower()) {
-        if (d.kind != Directive::Kind::Split || d.func != pair_name) continue;
-        CHECK(d.tail == TailStrategy::ShiftInwards);
-        shifted++;
-    }
-    CHECK(shifted == 1);
+    CHECK(split_tails(s, pair_name) == std::vector<TailStrategy>{TailStrategy::ShiftInwards});
     ansor_test::expect_all_correct(dag, {s});
 }
 
