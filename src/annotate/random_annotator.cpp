@@ -96,7 +96,7 @@ bool RandomAnnotator::unrolls_little(const LoopNest &m, const std::string &func,
     // seed 77: a matrix product's 59-wide tile unrolled 512 steps compiled
     // past 60 s, in 3.3 s unrolled 16), and one narrower than half a native
     // vector is widened in every copy (seed 368: a matrix product's 2-wide
-    // tile unrolled 512 steps compiled in 155 s, in 12 s unrolled 64, in
+    // tile unrolled 512 steps compiled past 60 s, in 12 s unrolled 64, in
     // 4.8 s unrolled 16, and in 12 s unvectorised).
     const ModelFunc &f = m.func(func);
     if (stage < 0 || stage >= (int)f.stages.size() || f.stages[stage].loops.empty()) return false;

@@ -400,7 +400,7 @@ TEST_CASE("stages that read through a boundary condition draw small auto-unroll 
 TEST_CASE("stages vectorised by a part of a native vector draw small auto-unroll steps only") {
     // Seed 77: a matrix product's 59-wide vector tile, unrolled 512 steps,
     // compiled past 60 s; unrolled 16, in 3.3 s. Seed 368: a 2-wide one,
-    // 155 s; unrolled 16, 4.8 s.
+    // past 60 s; unrolled 16, 4.8 s.
     ImageParam in(Float(32), 2, "in");
     in.dim(0).set_estimate(0, 118).dim(1).set_estimate(0, 32);
     Var x("x"), y("y");
