@@ -5,6 +5,18 @@
 
 namespace ansor {
 
+namespace {
+
+// Keeps entries 0, 2, 4, ...: the open list is in breadth-first order, so
+// this drops half of every branch's partial sketches rather than whole branches.
+void thin(std::deque<std::pair<State, int>> &open) {
+    std::deque<std::pair<State, int>> kept;
+    for (size_t i = 0; i < open.size(); i += 2) kept.push_back(std::move(open[i]));
+    open = std::move(kept);
+}
+
+}  // namespace
+
 std::vector<State> generate_sketches(const SketchContext &ctx, const std::vector<SketchRulePtr> &rules) {
     std::vector<State> done;
     std::set<std::string> seen;
@@ -23,6 +35,7 @@ std::vector<State> generate_sketches(const SketchContext &ctx, const std::vector
             for (auto &succ : rule->apply(ctx, state, node)) open.push_back(std::move(succ));
             if (r == RuleResult::ApplyAndSkipRest) break;
         }
+        if (open.size() > kMaxOpenSketches) thin(open);
     }
     return done;
 }
