@@ -147,6 +147,7 @@ State RandomAnnotator::annotate_gpu(const State &sketch, std::mt19937_64 &rng) {
         if (f.location.kind == LocationKind::Inline) continue;
         for (size_t st = 0; st < f.stages.size(); st++) annotate_gpu_stage(out, m, func, (int)st, rng);
     }
+    limit_unroll_steps(out, m);
     // Deferred steps (auto-unroll, shared-memory cache reads) see the final nest.
     check_gpu_program(out, out.replay());
     return out;
@@ -187,7 +188,10 @@ void RandomAnnotator::annotate_gpu_stage(State &out, LoopNest &m, const std::str
     } else {
         bind_gpu_stage(out, m, func, stage, rng);
     }
-    const int unroll = pick(options_.auto_unroll_steps, rng);
+    // Capped like a CPU stage's where it reads through a boundary condition:
+    // the operator suite's capsule convolution, its reduction unrolled 512
+    // steps inside six fused thread coordinates, took 70-160 s to lower.
+    const int unroll = pick(auto_unroll_choices(m, func, stage), rng);
     if (unroll > 0) add(std::make_shared<AutoUnrollStep>(func, stage, unroll));
 }
 

@@ -36,27 +36,59 @@ bool holds_likely(const Halide::Expr &e) {
     return f.found;
 }
 
+// Whether an expression holds a select whose condition tests one of the
+// definition's pure variables `args` (constant_exterior's bounds test).
+bool holds_select_on_args(const Halide::Expr &e, const std::vector<std::string> &args) {
+    using namespace Halide::Internal;
+    class Find : public IRVisitor {
+    public:
+        explicit Find(const std::vector<std::string> &args) : args_(args) {}
+        bool found = false;
+
+    private:
+        using IRVisitor::visit;
+        const std::vector<std::string> &args_;
+        bool in_condition_ = false;
+        void visit(const Select *op) override {
+            const bool outer = in_condition_;
+            in_condition_ = true;
+            op->condition.accept(this);
+            in_condition_ = outer;
+            op->true_value.accept(this);
+            op->false_value.accept(this);
+        }
+        void visit(const Variable *op) override {
+            found = found || (in_condition_ && std::find(args_.begin(), args_.end(), op->name) != args_.end());
+        }
+    } f(args);
+    e.accept(&f);
+    return f.found;
+}
+
 }  // namespace
 
 RandomAnnotator::RandomAnnotator(const PipelineDAG &dag, const Halide::Target &target, AnnotationOptions options)
     : dag_(dag), target_(target), options_(std::move(options)), space_factors_(options_.max_innermost_factor),
       reduction_factors_(options_.max_reduction_factor), gpu_(gpu_target_facts(target)) {
     for (const Node &n : dag_.nodes()) {
-        bool likely = false;
+        bool likely = false, bounds_select = false;
         if (!n.func.has_extern_definition()) {
             std::vector<Halide::Internal::Definition> defs{n.func.definition()};
             for (const auto &u : n.func.updates()) defs.push_back(u);
             for (const auto &d : defs) {
-                for (const auto &e : d.values()) likely = likely || holds_likely(e);
+                for (const auto &e : d.values()) {
+                    likely = likely || holds_likely(e);
+                    bounds_select = bounds_select || holds_select_on_args(e, n.func.args());
+                }
                 for (const auto &e : d.args()) likely = likely || holds_likely(e);
             }
         }
         has_likely_.push_back(likely);
+        selects_on_bounds_.push_back(bounds_select);
     }
 }
 
 void RandomAnnotator::limit_unroll_steps(State &program, const LoopNest &m) const {
-    if (gpu_) return;
     int largest_small = 0;
     for (int step : options_.auto_unroll_steps) {
         if (step <= kMaxUnrollThroughBoundary) largest_small = std::max(largest_small, step);
@@ -77,20 +109,26 @@ void RandomAnnotator::limit_unroll_steps(State &program, const LoopNest &m) cons
     }
 }
 
-bool RandomAnnotator::reads_through_boundary(const LoopNest &m, const std::string &func) const {
+bool RandomAnnotator::reads_through_boundary(const LoopNest &m, const std::string &func,
+                                             const std::vector<bool> &boundary_nodes) const {
     const ModelFunc &f = m.func(func);
     std::optional<int> node = f.dag_index >= 0 ? std::optional<int>(f.dag_index) : dag_.index_of(f.created_from);
     if (!node) return false;
-    if (has_likely_[*node]) return true;
+    if (boundary_nodes[*node]) return true;
     const std::vector<bool> inlined = dag_.inlined_into(*node, m.inlined_nodes());
     for (size_t k = 0; k < inlined.size(); k++) {
-        if (inlined[k] && has_likely_[k]) return true;
+        if (inlined[k] && boundary_nodes[k]) return true;
     }
     return false;
 }
 
 bool RandomAnnotator::unrolls_little(const LoopNest &m, const std::string &func, int stage) const {
-    if (reads_through_boundary(m, func)) return true;
+    if (reads_through_boundary(m, func, has_likely_)) return true;
+    // On a GPU also a select on the coordinates (constant_exterior): the
+    // operator suite's capsule convolution, its reduction unrolled 512 steps
+    // inside six fused thread coordinates, took 70-160 s to lower (under 5 s
+    // unrolled 16).
+    if (gpu_ && reads_through_boundary(m, func, selects_on_bounds_)) return true;
     // A vector of a width that is not a whole number of native vectors
     // (59 floats) is cut into pieces by LLVM in every unrolled copy (fuzz
     // seed 77: a matrix product's 59-wide tile unrolled 512 steps compiled

@@ -112,12 +112,17 @@ private:
     std::vector<int64_t> sample_tile(const LoopNest &m, const std::string &func, int stage, const std::string &loop,
                                      int pieces, std::mt19937_64 &rng);
 
-    bool reads_through_boundary(const LoopNest &model, const std::string &func) const;
+    // Whether `func`, or a Func inlined into it, is one of `boundary_nodes`.
+    bool reads_through_boundary(const LoopNest &model, const std::string &func,
+                                const std::vector<bool> &boundary_nodes) const;
 
     const PipelineDAG &dag_;
     // Per DAG node: whether its own definitions hold a `likely` (a boundary
     // condition's clamp).
     std::vector<bool> has_likely_;
+    // Per DAG node: whether its definitions select on their own coordinates
+    // (constant_exterior's bounds test).
+    std::vector<bool> selects_on_bounds_;
     Halide::Target target_;
     AnnotationOptions options_;
     FactorizationMemo space_factors_, reduction_factors_;

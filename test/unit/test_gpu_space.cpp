@@ -441,6 +441,39 @@ TEST_CASE("gpu annotation: tiles within the block's limits, GPU feature columns 
     }
 }
 
+TEST_CASE("gpu annotation: a stage that selects on its coordinates (constant_exterior) draws small auto-unroll steps") {
+    // The operator suite's capsule convolution: constant_exterior inlined into
+    // the convolution (its repeat_edge at root, so no clamp is inlined), the
+    // reduction auto-unrolled 512 steps inside six fused thread coordinates,
+    // lowered for CUDA in 70-160 s; unrolled 16 in under 5 s.
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_estimate(0, 70).dim(1).set_estimate(0, 54);
+    Var x("x"), y("y");
+    Func ext = BoundaryConditions::constant_exterior(in, 0.f);
+    Func conv("conv");
+    RDom r(-1, 3, -1, 3);
+    conv(x, y) = 0.f;
+    conv(x, y) += ext(x + r.x, y + r.y);
+    conv.set_estimate(x, 0, 70).set_estimate(y, 0, 54);
+    PipelineDAG dag({conv.function()}, 1);
+    const std::string conv_name = ansor_test::resolve(dag, "conv");
+    State placed(dag);
+    for (const Node &n : dag.nodes()) {
+        if (n.name == conv_name) continue;
+        const bool clamps = n.name.rfind("repeat_edge", 0) == 0;
+        placed.add(std::make_shared<ComputeLocationStep>(
+            n.name, clamps ? Location{} : Location{LocationKind::Inline, "", 0, ""}));
+    }
+    const LoopNest m = placed.replay();
+    AnnotationOptions ao;
+    const std::vector<int> all = ao.auto_unroll_steps, small = {0, 16};
+    for (const Target &t : {cuda, opencl}) {
+        CHECK(RandomAnnotator(dag, t, ao).auto_unroll_choices(m, conv_name, 1) == small);
+    }
+    // A CPU keeps every step: there the select costs no lowering time worth a cap.
+    CHECK(RandomAnnotator(dag, Target("x86-64-linux-avx-avx2"), ao).auto_unroll_choices(m, conv_name, 1) == all);
+}
+
 TEST_CASE("gpu evolution: mutants stay GPU programs within the target's limits") {
     auto p = make_wrapped_matmul(256);
     PipelineDAG dag(p.functions(), 1);
