@@ -188,9 +188,7 @@ void RandomAnnotator::annotate_gpu_stage(State &out, LoopNest &m, const std::str
     } else {
         bind_gpu_stage(out, m, func, stage, rng);
     }
-    // Capped like a CPU stage's where it reads through a boundary condition:
-    // the operator suite's capsule convolution, its reduction unrolled 512
-    // steps inside six fused thread coordinates, took 70-160 s to lower.
+    // Small steps only where unrolled copies are costly to lower (unrolls_little).
     const int unroll = pick(auto_unroll_choices(m, func, stage), rng);
     if (unroll > 0) add(std::make_shared<AutoUnrollStep>(func, stage, unroll));
 }

@@ -71,20 +71,20 @@ RandomAnnotator::RandomAnnotator(const PipelineDAG &dag, const Halide::Target &t
     : dag_(dag), target_(target), options_(std::move(options)), space_factors_(options_.max_innermost_factor),
       reduction_factors_(options_.max_reduction_factor), gpu_(gpu_target_facts(target)) {
     for (const Node &n : dag_.nodes()) {
-        bool likely = false, bounds_select = false;
+        bool likely = false, coordinate_select = false;
         if (!n.func.has_extern_definition()) {
             std::vector<Halide::Internal::Definition> defs{n.func.definition()};
             for (const auto &u : n.func.updates()) defs.push_back(u);
             for (const auto &d : defs) {
                 for (const auto &e : d.values()) {
                     likely = likely || holds_likely(e);
-                    bounds_select = bounds_select || holds_select_on_args(e, n.func.args());
+                    coordinate_select = coordinate_select || holds_select_on_args(e, n.func.args());
                 }
                 for (const auto &e : d.args()) likely = likely || holds_likely(e);
             }
         }
         has_likely_.push_back(likely);
-        selects_on_bounds_.push_back(bounds_select);
+        selects_on_coordinates_.push_back(coordinate_select);
     }
 }
 
@@ -128,7 +128,7 @@ bool RandomAnnotator::unrolls_little(const LoopNest &m, const std::string &func,
     // operator suite's capsule convolution, its reduction unrolled 512 steps
     // inside six fused thread coordinates, took 70-160 s to lower (under 5 s
     // unrolled 16).
-    if (gpu_ && reads_through_boundary(m, func, selects_on_bounds_)) return true;
+    if (gpu_ && reads_through_boundary(m, func, selects_on_coordinates_)) return true;
     // A vector of a width that is not a whole number of native vectors
     // (59 floats) is cut into pieces by LLVM in every unrolled copy (fuzz
     // seed 77: a matrix product's 59-wide tile unrolled 512 steps compiled

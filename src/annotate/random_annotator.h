@@ -122,7 +122,7 @@ private:
     std::vector<bool> has_likely_;
     // Per DAG node: whether its definitions select on their own coordinates
     // (constant_exterior's bounds test).
-    std::vector<bool> selects_on_bounds_;
+    std::vector<bool> selects_on_coordinates_;
     Halide::Target target_;
     AnnotationOptions options_;
     FactorizationMemo space_factors_, reduction_factors_;

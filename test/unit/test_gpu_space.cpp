@@ -470,7 +470,7 @@ TEST_CASE("gpu annotation: a stage that selects on its coordinates (constant_ext
     for (const Target &t : {cuda, opencl}) {
         CHECK(RandomAnnotator(dag, t, ao).auto_unroll_choices(m, conv_name, 1) == small);
     }
-    // A CPU keeps every step: there the select costs no lowering time worth a cap.
+    // A CPU target keeps every step: the rule is for GPU lowering only.
     CHECK(RandomAnnotator(dag, Target("x86-64-linux-avx-avx2"), ao).auto_unroll_choices(m, conv_name, 1) == all);
 }
 
