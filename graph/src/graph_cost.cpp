@@ -11,6 +11,10 @@ std::optional<KernelCost> CostChain::cost(const KernelCall &call) {
 GraphCost graph_cost(const Graph &g, KernelCostProvider &provider) {
     GraphCost total;
     for (const KernelCall &call : lower_graph(g).calls) {
+        if (call.on_weights) {
+            total.load_calls++;
+            continue;
+        }
         std::optional<KernelCost> c = provider.cost(call);
         if (!c) throw GraphError("graph '" + g.name + "': node '" + call.node + "': no cost for kernel " + call.key());
         total.ms += c->ms;

@@ -1,6 +1,6 @@
 #pragma once
 // The cost of a graph for the graph optimiser: the sum, over the kernel
-// calls its lowering makes (op_lowering.h), of each (generator, params)
+// calls its lowering makes per run (op_lowering.h), of each (generator, params)
 // kernel's time in milliseconds, asked of a chain of providers in turn
 // (kernel_cost_tiers.h has the tuning log's and the measured default
 // schedule's; tests use a fake one).
@@ -37,9 +37,12 @@ struct GraphCost {
     double ms = 0;
     int calls = 0;
     std::map<std::string, int> calls_by_source;  // how many calls each provider priced
+    int load_calls = 0;  // calls on weights only (KernelCall::on_weights): made once at load, not priced
 };
 
-// Throws GraphError naming the node and the kernel when no provider knows a call.
+// A call on weights only is not priced: the executor makes it once when it
+// binds the weights, so it costs nothing per run. Throws GraphError naming
+// the node and the kernel when no provider knows a call.
 GraphCost graph_cost(const Graph &g, KernelCostProvider &provider);
 
 }  // namespace ansor_graph

@@ -42,6 +42,7 @@ namespace {
 std::string describe_cost(const GraphCost &c) {
     std::string s = std::to_string(c.calls) + " kernel calls:";
     for (const auto &[source, n] : c.calls_by_source) s += " " + source + " " + std::to_string(n);
+    if (c.load_calls) s += "; " + std::to_string(c.load_calls) + " on weights only, made once at load";
     return s;
 }
 

@@ -24,6 +24,13 @@ struct GraphExecutor::Step {
     Kernel *kernel = nullptr;
     std::vector<std::pair<Parameter, Halide::Buffer<>>> inputs;
     std::vector<Halide::Buffer<>> output;  // one buffer, as Realization wants a vector
+    bool on_weights = false;               // made by bind(), not by run()
+
+    void realize() {
+        for (auto &[param, buf] : inputs) param.set_buffer(buf);
+        Halide::Realization r(output);
+        kernel->pipeline.realize(r, kernel->run_target);
+    }
 };
 
 namespace {
@@ -88,7 +95,7 @@ GraphExecutor::GraphExecutor(const Graph &g, const ExecutorOptions &options) : g
         auto it = by_key.find(key);
         if (it != by_key.end()) {
             KernelReport &r = reports_[it->second];
-            r.calls++;
+            (call.on_weights ? r.load_calls : r.calls)++;
             if (std::find(r.nodes.begin(), r.nodes.end(), call.node) == r.nodes.end()) r.nodes.push_back(call.node);
             continue;
         }
@@ -96,7 +103,7 @@ GraphExecutor::GraphExecutor(const Graph &g, const ExecutorOptions &options) : g
         KernelReport report;
         report.key = key;
         report.nodes = {call.node};
-        report.calls = 1;
+        (call.on_weights ? report.load_calls : report.calls) = 1;
         auto k = std::make_unique<Kernel>();
         try {
             k->generator = ansor_tasks::build_generator_pipeline(call.generator, call.params, target);
@@ -131,7 +138,11 @@ GraphExecutor::GraphExecutor(const Graph &g, const ExecutorOptions &options) : g
 
 GraphExecutor::~GraphExecutor() = default;
 
-size_t GraphExecutor::call_count() const { return lowered_.calls.size(); }
+size_t GraphExecutor::call_count() const { return lowered_.calls.size() - load_call_count(); }
+
+size_t GraphExecutor::load_call_count() const {
+    return std::count_if(lowered_.calls.begin(), lowered_.calls.end(), [](const KernelCall &c) { return c.on_weights; });
+}
 
 void GraphExecutor::bind(const TensorMap &declared) {
     tensors_.clear();
@@ -174,16 +185,19 @@ void GraphExecutor::bind(const TensorMap &declared) {
             if (!bound) throw GraphError("node '" + call.node + "': kernel " + call.key() + " reads input '" + name + "' the lowering does not bind");
         }
         s->output.push_back(buffer(call.output));
+        s->on_weights = call.on_weights;
         steps_.push_back(std::move(s));
+    }
+    // Weights are bound: derive the kernels that depend on them alone.
+    for (auto &s : steps_) {
+        if (s->on_weights) s->realize();
     }
 }
 
 void GraphExecutor::run() {
     if (steps_.empty() && !lowered_.calls.empty()) throw GraphError("GraphExecutor::run before bind");
     for (auto &s : steps_) {
-        for (auto &[param, buf] : s->inputs) param.set_buffer(buf);
-        Halide::Realization r(s->output);
-        s->kernel->pipeline.realize(r, s->kernel->run_target);
+        if (!s->on_weights) s->realize();
     }
 }
 

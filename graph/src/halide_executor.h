@@ -6,7 +6,8 @@
 // by the best program of a tuning log for its pipeline key if the log has
 // one (the lookup ansor_network_latency does), else by the default schedule
 // (every Func at root; in each, the outermost loop of more than one
-// iteration parallel and the innermost vectorized).
+// iteration parallel and the innermost vectorized). Calls that read weights
+// only are weight preparation: bind() makes them once, run() does not.
 #include "op_lowering.h"
 #include "tensor_values.h"
 
@@ -25,6 +26,7 @@ struct KernelReport {
     std::string key;                 // generator and params
     std::vector<std::string> nodes;  // graph nodes it runs for (in order, repeats removed)
     int calls = 0;                   // kernel calls per whole-network run
+    int load_calls = 0;              // calls on weights only, made once by bind()
     std::string source;              // "log" or "default"
     double logged_ms = 0;            // the log's time for it, where source is "log"
 };
@@ -36,14 +38,16 @@ public:
     GraphExecutor(const Graph &g, const ExecutorOptions &options);
     ~GraphExecutor();
     // Allocates every tensor; `declared` holds the graph's inputs and weights
-    // (declared_values()); they are copied in.
+    // (declared_values()); they are copied in, and the calls on weights only
+    // (KernelCall::on_weights: derived kernels) are made, once.
     void bind(const TensorMap &declared);
-    // One whole-network run.
+    // One whole-network run: every call but those bind() made.
     void run();
     // Every tensor, after run(): inputs, weights, intermediates, outputs.
     const TensorMap &tensors() const { return tensors_; }
     const std::vector<KernelReport> &kernels() const { return reports_; }
-    size_t call_count() const;
+    size_t call_count() const;       // per run
+    size_t load_call_count() const;  // made by bind()
 
 private:
     struct Kernel;

@@ -88,11 +88,15 @@ int main(int argc, char **argv) {
         for (const auto &k : exec.kernels()) from_log += k.source == "log";
         std::printf("%zu kernel calls per run, %zu distinct kernels compiled (%d from the log, %zu default schedule)\n",
                     exec.call_count(), exec.kernels().size(), from_log, exec.kernels().size() - from_log);
+        if (exec.load_call_count())
+            std::printf("%zu calls on weights only (derived kernels), made once when the weights are bound\n",
+                        exec.load_call_count());
         std::printf("  %-8s %5s  %-60s %s\n", "schedule", "calls", "kernel", "nodes");
         for (const auto &k : exec.kernels()) {
             std::string nodes;
             for (size_t i = 0; i < k.nodes.size() && i < 3; i++) nodes += (i ? ", " : "") + k.nodes[i];
             if (k.nodes.size() > 3) nodes += ", ... (" + std::to_string(k.nodes.size()) + " nodes)";
+            if (k.load_calls) nodes += " [" + std::to_string(k.load_calls) + " on weights, at load]";
             std::printf("  %-8s %5d  %-60s %s\n", k.source.c_str(), k.calls, k.key.c_str(), nodes.c_str());
         }
         const TensorMap declared = declared_values(g, seed);

@@ -2,7 +2,9 @@
 
 #include "op_attrs.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <set>
 
 namespace ansor_graph {
 
@@ -223,7 +225,18 @@ struct Lowerer {
 
 LoweredGraph lower_graph(const Graph &g) {
     Lowerer l{g, {}};
-    for (const Node &n : g.nodes) l.lower(n);
+    // Tensors whose values follow from the weights alone.
+    std::set<std::string> from_weights(g.weights.begin(), g.weights.end());
+    for (const Node &n : g.nodes) {
+        const size_t first = l.out.calls.size();
+        l.lower(n);
+        const bool on_weights = !n.inputs.empty() && std::all_of(n.inputs.begin(), n.inputs.end(), [&](const std::string &t) {
+            return from_weights.count(t) > 0;
+        });
+        if (!on_weights) continue;
+        from_weights.insert(n.outputs.begin(), n.outputs.end());
+        for (size_t i = first; i < l.out.calls.size(); i++) l.out.calls[i].on_weights = true;
+    }
     return l.out;
 }
 

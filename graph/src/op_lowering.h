@@ -15,6 +15,8 @@
 //   max_pool2d, avg_pool2d  pool2d        batch_norm                   graph_batch_norm
 //   softmax         softmax               layer_norm                   layer_norm (residual=0)
 //   enlarge         graph_enlarge
+// A node whose inputs are all weights (or results of such nodes) lowers to
+// calls marked on_weights: weight preparation, done once, not per run.
 #include "graph_ir.h"
 
 #include "generator_pipeline.h"
@@ -38,6 +40,11 @@ struct KernelCall {
     ansor_tasks::GeneratorParamValues params;
     std::vector<std::pair<std::string, View>> inputs;  // generator input name -> view
     View output;
+    // Reads weights only, directly or through other such calls (a
+    // substitution's concatenated, summed or enlarged kernels): its result
+    // is the same on every run, so the executor computes it once when it
+    // binds the weights and the graph cost leaves it out.
+    bool on_weights = false;
     std::string key() const;  // "generator N=1 H=..." : one compiled pipeline per key
 };
 

@@ -25,6 +25,7 @@ nlohmann::json task_file_of(const Graph &g) {
     std::vector<std::string> keys;
     std::map<std::string, nlohmann::json> tasks;
     for (const KernelCall &c : l.calls) {
+        if (c.on_weights) continue;  // made once at load: nothing to tune
         const std::string key = c.key();
         if (tasks.count(key)) {
             tasks[key]["weight"] = tasks[key]["weight"].get<int>() + 1;

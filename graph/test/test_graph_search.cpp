@@ -46,11 +46,12 @@ TEST_CASE("graph cost: the sum over the lowered kernel calls, first provider tha
 TEST_CASE("search: merges two dense layers sharing an input when that is cheaper") {
     Graph g = graph_of(kTwoDense);
     auto rules = rules_of(kMatmulConcatSplit);
-    // One matmul and four copies (concat 2, split 2) against two matmuls.
+    // One matmul and two copies (the split's; the weights' concat is made
+    // once at load and costs nothing per run) against two matmuls.
     FakeCosts cheap_copies({{"dense_bias_act", 10}, {"graph_copy", 1}, {"graph_activation", 1}});
     SearchResult r = search_graph(g, rules, cost_fn(cheap_copies));
     CHECK(r.initial_cost == doctest::Approx(21));
-    CHECK(r.best_cost == doctest::Approx(15));
+    CHECK(r.best_cost == doctest::Approx(13));
     REQUIRE(r.steps.size() == 1);
     CHECK(r.steps[0].find("(reversed)") != std::string::npos);
     CHECK(r.steps[0].find("d1") != std::string::npos);
@@ -58,7 +59,7 @@ TEST_CASE("search: merges two dense layers sharing an input when that is cheaper
     check_same_outputs(g, r.best);
 
     // When copies are dear, merging does not pay: the input comes back.
-    FakeCosts dear_copies({{"dense_bias_act", 10}, {"graph_copy", 5}, {"graph_activation", 1}});
+    FakeCosts dear_copies({{"dense_bias_act", 10}, {"graph_copy", 6}, {"graph_activation", 1}});
     SearchResult s = search_graph(g, rules, cost_fn(dear_copies));
     CHECK(s.best_cost == doctest::Approx(21));
     CHECK(s.steps.empty());
