@@ -41,10 +41,10 @@ const char *kConvPair = R"({"name": "conv_pair",
             {"name": "cat", "op": "concat", "inputs": ["c1", "c2"], "outputs": ["cat"], "attrs": {"axis": 3}}],
   "outputs": ["cat"]})";
 
-// The output of the merged graph's concat node: the concatenated kernels.
-std::string concatenated_kernels(const Graph &h) {
+// The merged graph's concat node: it concatenates the kernels.
+const Node &kernel_concat(const Graph &h) {
     for (const auto &n : h.nodes) {
-        if (n.op == "concat") return n.outputs.at(0);
+        if (n.op == "concat") return n;
     }
     FAIL("no concat node");
     throw;
@@ -62,11 +62,7 @@ TEST_CASE("lowering: calls on weights only are marked, left out of the cost and 
     Graph g = graph_of(kConvPair);
     for (const KernelCall &c : lower_graph(g).calls) CHECK(!c.on_weights);
     Graph h = rewritten(g, kConvKernelConcat, false);
-    const std::string kernels = concatenated_kernels(h);
-    std::string concat_node;
-    for (const auto &n : h.nodes) {
-        if (n.outputs.at(0) == kernels) concat_node = n.name;
-    }
+    const std::string concat_node = kernel_concat(h).name;
     int marked = 0, per_run = 0;
     for (const KernelCall &c : lower_graph(h).calls) {
         CHECK(c.on_weights == (c.node == concat_node));  // the kernels' copies, and nothing that reads x
@@ -86,7 +82,7 @@ TEST_CASE("lowering: calls on weights only are marked, left out of the cost and 
 
 TEST_CASE("executor: derived kernels are made once, when the weights are bound") {
     Graph h = rewritten(graph_of(kConvPair), kConvKernelConcat, false);
-    const std::string kernels = concatenated_kernels(h);
+    const std::string kernels = kernel_concat(h).outputs.at(0);
     TensorMap ref = declared_values(h, 5);
     GraphExecutor exec(h, {});
     CHECK(exec.load_call_count() == 2);
