@@ -135,7 +135,7 @@ State RandomAnnotator::annotate_gpu(const State &sketch, std::mt19937_64 &rng) {
                         }
                         factors = {threads.empty() ? std::max<int64_t>(1, l.extent) : pick(threads, rng)};
                     } else {
-                        factors = sample_tile(m, func, split->stage, split->loop, (int)split->factors.size(), rng);
+                        factors = sample_tile(m, func, split->stage, split->loop, (int)split->factors.size(), false, rng);
                     }
                     s = std::make_shared<SplitStep>(func, split->stage, split->loop, factors);
                 }

@@ -69,7 +69,8 @@ bool holds_select_on_args(const Halide::Expr &e, const std::vector<std::string> 
 
 RandomAnnotator::RandomAnnotator(const PipelineDAG &dag, const Halide::Target &target, AnnotationOptions options)
     : dag_(dag), target_(target), options_(std::move(options)), space_factors_(options_.max_innermost_factor),
-      reduction_factors_(options_.max_reduction_factor), gpu_(gpu_target_facts(target)) {
+      reduction_factors_(options_.max_reduction_factor),
+      consumer_tile_factors_(options_.max_consumer_tile), gpu_(gpu_target_facts(target)) {
     for (const Node &n : dag_.nodes()) {
         bool likely = false, coordinate_select = false;
         if (!n.func.has_extern_definition()) {
@@ -162,10 +163,13 @@ int RandomAnnotator::vector_width(const std::string &func) const {
 }
 
 std::vector<int64_t> RandomAnnotator::sample_tile(const LoopNest &m, const std::string &func, int stage,
-                                                  const std::string &loop, int pieces, std::mt19937_64 &rng) {
+                                                  const std::string &loop, int pieces, bool consumer_tile,
+                                                  std::mt19937_64 &rng) {
     const ModelLoop &split_loop = m.loop(func, stage, loop);
     int64_t extent = split_loop.extent;
-    FactorizationMemo &factors = split_loop.kind == LoopKind::Reduction ? reduction_factors_ : space_factors_;
+    FactorizationMemo &factors = consumer_tile                            ? consumer_tile_factors_
+                                 : split_loop.kind == LoopKind::Reduction ? reduction_factors_
+                                                                          : space_factors_;
     // Is `loop` the stage's innermost space loop, the one vectorised later?
     const ModelStage &st = m.stage(func, stage);
     const ModelLoop *innermost_space = nullptr;
@@ -286,6 +290,11 @@ RandomAnnotator::Anchors RandomAnnotator::anchors_of(const State &state) {
     return out;
 }
 
+bool RandomAnnotator::is_consumer_tile(const SplitStep &split, LoopKind kind, const Anchors &anchors) {
+    return kind == LoopKind::Space && split.factors.size() == 1 &&
+           anchors.count({split.func(), split.stage, split.piece_names()[0]});
+}
+
 void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string &func, int stage,
                                      std::mt19937_64 &rng, const Anchors &anchors) {
     if (gpu_) {
@@ -297,7 +306,8 @@ void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string 
         out.add(std::move(s));
     };
     // Vectorise the innermost space loop, splitting off a native-width piece
-    // when the loop is not yet a constant-sized tile.
+    // when the loop is not yet a constant-sized register tile (a variable
+    // extent, or a consumer tile wider than one).
     {
         const ModelStage &st = m.stage(func, stage);
         if (!st.loops.empty()) {
@@ -306,7 +316,7 @@ void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string 
             if (inner.kind == LoopKind::Space && inner.annotation == Annotation::None) {
                 if (inner.constant_extent && inner.extent >= 2 && inner.extent <= options_.max_innermost_factor) {
                     add(std::make_shared<AnnotateStep>(func, stage, inner.name, Annotation::Vectorize));
-                } else if (!inner.constant_extent && inner.extent >= width && width > 1) {
+                } else if (inner.extent >= width && width > 1) {
                     auto split = std::make_shared<SplitStep>(func, stage, inner.name, std::vector<int64_t>{width});
                     std::string piece = split->piece_names().back();
                     add(split);
@@ -440,9 +450,11 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
                 if (flexible && step->kind() == "compute_root") {
                     s = std::make_shared<ComputeLocationStep>(func, random_location(m, func, rng));
                 } else if (auto split = step->as<SplitStep>(); split && !split->filled()) {
-                    s = std::make_shared<SplitStep>(func, split->stage, split->loop,
-                                                    sample_tile(m, func, split->stage, split->loop,
-                                                                (int)split->factors.size(), rng));
+                    const LoopKind kind = m.loop(func, split->stage, split->loop).kind;
+                    s = std::make_shared<SplitStep>(
+                        func, split->stage, split->loop,
+                        sample_tile(m, func, split->stage, split->loop, (int)split->factors.size(),
+                                    is_consumer_tile(*split, kind, anchors), rng));
                 }
                 s->replay(m);
                 out.add(s);

@@ -25,6 +25,14 @@ struct AnnotationOptions {
     // default stays Ansor's 64 because a wider range (1024) tuned GEMM 1024^3
     // no faster in the same trials (docs/search.md, "What we tried").
     int64_t max_reduction_factor = 64;
+    // Largest inner piece of a consumer tile: a two-piece split of a space
+    // loop whose outer piece producers are computed or stored at (Halide's
+    // `out.tile(x, y, xo, yo, xi, yi, 256, 32); f.compute_at(out, xo)`). Its
+    // inner piece is the tile the producers are recomputed for, not a
+    // register tile: expert and Adams2019 schedules of image pipelines use
+    // 256- to 896-wide tiles, where 64 (the register limit) recomputes a
+    // stencil chain's halo for every 64 pixels.
+    int64_t max_consumer_tile = 512;
     int64_t max_inner_factor(LoopKind kind) const {
         return kind == LoopKind::Reduction ? max_reduction_factor : max_innermost_factor;
     }
@@ -47,6 +55,9 @@ public:
     // parallelising must not fuse them away before those producers are placed.
     using Anchors = std::set<std::tuple<std::string, int, std::string>>;
     static Anchors anchors_of(const State &state);
+    // Whether `split` (of a space loop, kind given) makes a consumer tile: two
+    // pieces, the outer one an anchor (AnnotationOptions::max_consumer_tile).
+    static bool is_consumer_tile(const SplitStep &split, LoopKind kind, const Anchors &anchors);
 
     // Pieces reused by mutation later.
     void annotate_stage(State &out, LoopNest &model, const std::string &func, int stage, std::mt19937_64 &rng,
@@ -108,9 +119,10 @@ private:
                                          std::mt19937_64 &rng);
     bool is_flexible(const State &sketch, const ModelFunc &f) const;
     int vector_width(const std::string &func) const;
-    // Tile sizes for an unfilled split of `loop` into `pieces` inner factors.
+    // Tile sizes for an unfilled split of `loop` into `pieces` inner
+    // factors; a consumer tile's (is_consumer_tile) within max_consumer_tile.
     std::vector<int64_t> sample_tile(const LoopNest &m, const std::string &func, int stage, const std::string &loop,
-                                     int pieces, std::mt19937_64 &rng);
+                                     int pieces, bool consumer_tile, std::mt19937_64 &rng);
 
     // Whether `func`, or a Func inlined into it, is one of `boundary_nodes`.
     bool reads_through_boundary(const LoopNest &model, const std::string &func,
@@ -125,7 +137,7 @@ private:
     std::vector<bool> selects_on_coordinates_;
     Halide::Target target_;
     AnnotationOptions options_;
-    FactorizationMemo space_factors_, reduction_factors_;
+    FactorizationMemo space_factors_, reduction_factors_, consumer_tile_factors_;
     std::optional<GpuTargetFacts> gpu_;
 };
 

@@ -70,6 +70,7 @@ const std::map<std::string, Setter> &setters() {
         {"HL_ANSOR_TOLERANCE", [](Options &o, auto &n, auto &v) { o.tolerance = parse_double(n, v, 0, 1); }},
         {"HL_ANSOR_MAX_INNERMOST_FACTOR", [](Options &o, auto &n, auto &v) { o.max_innermost_factor = parse_int(n, v, 1, 4096); }},
         {"HL_ANSOR_MAX_REDUCTION_FACTOR", [](Options &o, auto &n, auto &v) { o.max_reduction_factor = parse_int(n, v, 1, 65536); }},
+        {"HL_ANSOR_MAX_CONSUMER_TILE", [](Options &o, auto &n, auto &v) { o.max_consumer_tile = parse_int(n, v, 1, 65536); }},
         {"HL_ANSOR_VECTOR_TILE_BIAS", [](Options &o, auto &n, auto &v) { o.vector_tile_bias = parse_double(n, v, 0, 1); }},
         {"HL_ANSOR_AUTO_UNROLL_MAX_STEP", [](Options &o, auto &n, auto &v) { o.auto_unroll_max_step = (int)parse_int(n, v, 0, 4096); }},
         {"HL_ANSOR_VERBOSE", [](Options &o, auto &n, auto &v) { o.verbose = parse_bool(n, v); }},
@@ -145,6 +146,8 @@ const std::map<std::string, std::string> &Options::documentation() {
         {"HL_ANSOR_MAX_INNERMOST_FACTOR", "largest innermost tile size drawn for a space loop (default 64)"},
         {"HL_ANSOR_MAX_REDUCTION_FACTOR", "largest inner tile size drawn for a reduction loop: the cache block along "
                                           "the reduction, e.g. GEMM's K block (default 64)"},
+        {"HL_ANSOR_MAX_CONSUMER_TILE", "largest tile size drawn along one loop of a consumer tile, the tile producers "
+                                       "are computed in (default 512)"},
         {"HL_ANSOR_VECTOR_TILE_BIAS", "probability that the innermost space loop's tile sizes are drawn among those "
                                       "whose innermost factor is a multiple of the vector width (default 0.8; 0 = uniform)"},
         {"HL_ANSOR_AUTO_UNROLL_MAX_STEP", "largest auto-unroll step drawn from {0,16,64,512} (default 512)"},

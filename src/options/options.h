@@ -23,6 +23,7 @@ struct Options {
     double tolerance = 1e-3;         // HL_ANSOR_TOLERANCE: relative error allowed on float outputs
     int64_t max_innermost_factor = 64;  // HL_ANSOR_MAX_INNERMOST_FACTOR: largest innermost tile
     int64_t max_reduction_factor = 64;  // HL_ANSOR_MAX_REDUCTION_FACTOR: largest inner tile of a reduction loop
+    int64_t max_consumer_tile = 512;    // HL_ANSOR_MAX_CONSUMER_TILE: largest consumer tile producers are computed in
     double vector_tile_bias = 0.8;   // HL_ANSOR_VECTOR_TILE_BIAS: see AnnotationOptions
     int auto_unroll_max_step = 512;  // HL_ANSOR_AUTO_UNROLL_MAX_STEP: largest auto-unroll step drawn
     bool verbose = false;            // HL_ANSOR_VERBOSE: print every candidate's schedule

@@ -65,6 +65,16 @@ std::optional<State> mutate_tile_size(const State &s, const AnnotationOptions &l
         const ModelLoop &loop = model_before(s, group.func, ref.index).loop(group.func, split.stage, split.loop);
         extent = loop.extent;
         max_inner = limits.max_inner_factor(loop.kind);
+        // A consumer tile whose inner piece is split again (for vectors)
+        // keeps the consumer-tile limit; one vectorised as it is stays a
+        // register tile.
+        const std::string inner_piece = split.piece_names().back();
+        const bool annotated = !find_steps<AnnotateStep>(s, [&](const AnnotateStep &a) {
+                                    return a.func() == group.func && a.stage == split.stage && a.loop == inner_piece;
+                                }).empty();
+        if (!annotated && RandomAnnotator::is_consumer_tile(split, loop.kind, RandomAnnotator::anchors_of(s))) {
+            max_inner = limits.max_consumer_tile;
+        }
     } catch (const InvalidState &) {
         return std::nullopt;
     }

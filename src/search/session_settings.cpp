@@ -20,6 +20,7 @@ AnnotationOptions annotation_options(const Options &options, int parallelism) {
     ao.parallelism = parallelism;
     ao.max_innermost_factor = options.max_innermost_factor;
     ao.max_reduction_factor = options.max_reduction_factor;
+    ao.max_consumer_tile = options.max_consumer_tile;
     ao.vector_tile_bias = options.vector_tile_bias;
     ao.auto_unroll_steps.clear();
     for (int s : {0, 16, 64, 512}) {
@@ -82,6 +83,7 @@ std::string describe(const SessionSettings &s) {
     o << "annotation.parallelism=" << s.annotation.parallelism << "\n"
       << "annotation.max_innermost_factor=" << s.annotation.max_innermost_factor << "\n"
       << "annotation.max_reduction_factor=" << s.annotation.max_reduction_factor << "\n"
+      << "annotation.max_consumer_tile=" << s.annotation.max_consumer_tile << "\n"
       << "annotation.vector_tile_bias=" << s.annotation.vector_tile_bias << "\n"
       << "annotation.auto_unroll_steps=";
     for (int step : s.annotation.auto_unroll_steps) o << step << ",";

@@ -269,3 +269,70 @@ TEST_CASE("fusion rules: programs of the new sketches compute what the reference
         ansor_test::expect_all_correct(dag, programs);
     }
 }
+
+TEST_CASE("fusion rules: a consumer tile may be wider than a register tile, its inner piece split for vectors") {
+    ansor_test::Pipe p = ansor_test::make_stencil_chain(1024, 64, 3);
+    PipelineDAG dag(p.functions(), 2);
+    const std::string out = name_of(dag, "out"), s1 = name_of(dag, "stage_1");
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    REQUIRE(ao.max_innermost_factor == 64);
+    REQUIRE(ao.max_consumer_tile == 512);
+    // Sketches whose output is tiled "SS" with stage_1 in its outer tile.
+    auto chain_in_out = [&](const State &s) {
+        const std::vector<std::string> order = reorder_of(s, out, 0);
+        return order.size() == 4 && at(location_of(s, s1), out, order[1]);
+    };
+    std::vector<State> programs = annotate_sketches(dag, generate_sketches({dag, cpu()}), 40, chain_in_out);
+    REQUIRE(!programs.empty());
+    int64_t widest = 0;
+    std::vector<State> wide;
+    for (const State &s : programs) {
+        const FuncSteps *g = s.group(out);
+        REQUIRE(g);
+        const SplitStep *tile_x = nullptr;
+        for (const auto &step : g->steps) {
+            auto split = step->as<SplitStep>();
+            if (split && split->loop == "x" && split->factors.size() == 1) tile_x = split;
+        }
+        REQUIRE(tile_x);
+        const int64_t width = tile_x->factors[0];
+        CHECK(width <= ao.max_consumer_tile);
+        widest = std::max(widest, width);
+        const std::string inner = tile_x->piece_names().back();
+        bool inner_vectorised = false, piece_of_inner_vectorised = false;
+        for (const auto &step : g->steps) {
+            auto a = step->as<AnnotateStep>();
+            if (!a || a->annotation != Annotation::Vectorize) continue;
+            inner_vectorised = inner_vectorised || a->loop == inner;
+            piece_of_inner_vectorised = piece_of_inner_vectorised || a->loop.rfind(inner + "_", 0) == 0;
+        }
+        // Wider than a register tile: a native-width piece of it is the vector.
+        if (width > ao.max_innermost_factor) {
+            CHECK_FALSE(inner_vectorised);
+            CHECK(piece_of_inner_vectorised);
+            if (wide.size() < 3) wide.push_back(s);
+        }
+    }
+    CHECK(widest > ao.max_innermost_factor);
+    REQUIRE(!wide.empty());
+    ansor_test::expect_all_correct(dag, wide);
+
+    // Mutation keeps a consumer tile within its own limit, not the register one.
+    const State &parent = wide[0];
+    std::mt19937_64 rng(9);
+    int64_t mutated_widest = 0;
+    for (int i = 0; i < 400; i++) {
+        auto child = mutate_tile_size(parent, ao, rng);
+        if (!child) continue;
+        const State &mutated = *child;
+        for (const auto &step : mutated.group(out)->steps) {
+            auto split = step->as<SplitStep>();
+            if (split && split->loop == "x" && split->factors.size() == 1) {
+                CHECK(split->factors[0] <= ao.max_consumer_tile);
+                mutated_widest = std::max(mutated_widest, split->factors[0]);
+            }
+        }
+    }
+    CHECK(mutated_widest > ao.max_innermost_factor);
+}

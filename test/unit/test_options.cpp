@@ -63,7 +63,7 @@ TEST_CASE("options: malformed values are errors naming the option") {
                          doctest::Contains("HL_ANSOR_MODEL_OBJECTIVE='rank' is not one of: square, pairwise"),
                          ansor::UserError);
     // Every option is documented.
-    CHECK(Options::documentation().size() == 30);
+    CHECK(Options::documentation().size() == 31);
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_GPU_RUNNER", ""}}), doctest::Contains("ansor_gpu_runner"),
                          ansor::UserError);
 }
@@ -109,8 +109,12 @@ TEST_CASE("options: HL_ANSOR_ALLOW_ROOT_FALLBACK is off unless asked for") {
 }
 
 TEST_CASE("options: the tile-size limits reach the annotator, each for its kind of loop") {
-    Options o = Options::from_map({{"HL_ANSOR_MAX_INNERMOST_FACTOR", "32"}, {"HL_ANSOR_MAX_REDUCTION_FACTOR", "512"}});
+    Options o = Options::from_map({{"HL_ANSOR_MAX_INNERMOST_FACTOR", "32"},
+                                   {"HL_ANSOR_MAX_REDUCTION_FACTOR", "512"},
+                                   {"HL_ANSOR_MAX_CONSUMER_TILE", "256"}});
     ansor::AnnotationOptions ao = ansor::annotation_options(o, 2);
+    CHECK(ao.max_consumer_tile == 256);
+    CHECK(Options::from_map({}).max_consumer_tile == 512);
     CHECK(ao.parallelism == 2);
     CHECK(ao.max_inner_factor(ansor::LoopKind::Space) == 32);
     CHECK(ao.max_inner_factor(ansor::LoopKind::Reduction) == 512);

@@ -130,6 +130,7 @@ TEST_CASE("scan strip: the scan is vectorised across its strip and not parallel;
     REQUIRE(strips.size() == 1);
     AnnotationOptions ao;
     ao.parallelism = 2;
+    ao.max_consumer_tile = 64;  // strips narrower than the 128-column image: several of them
     RandomAnnotator annotator(dag, cpu(), ao);
     std::mt19937_64 rng(5);
     int vectorised = 0, interleaved = 0;

@@ -44,6 +44,7 @@ const std::map<std::string, std::string> &other_values() {
         {"HL_ANSOR_TOLERANCE", "0.01"},
         {"HL_ANSOR_MAX_INNERMOST_FACTOR", "16"},
         {"HL_ANSOR_MAX_REDUCTION_FACTOR", "256"},
+        {"HL_ANSOR_MAX_CONSUMER_TILE", "128"},
         {"HL_ANSOR_VECTOR_TILE_BIAS", "0.3"},
         {"HL_ANSOR_AUTO_UNROLL_MAX_STEP", "64"},
         {"HL_ANSOR_VERBOSE", "1"},
