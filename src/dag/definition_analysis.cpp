@@ -44,6 +44,13 @@ bool reads_data(const Halide::Expr &e) {
     return finder.found;
 }
 
+bool does_arithmetic(const Node &n) {
+    for (const Halide::Expr &v : n.func.definition().values()) {
+        if (!v.as<Variable>() && !v.as<Call>() && !is_const(v)) return true;
+    }
+    return false;
+}
+
 std::vector<bool> independent_dims(const Node &n) {
     std::vector<bool> out(n.pure_args.size(), true);
     for (const StageInfo &st : n.stages) {

@@ -17,6 +17,10 @@ Halide::Expr inline_all(const PipelineDAG &dag, Halide::Expr e, const std::vecto
 // (an index that does is data-dependent).
 bool reads_data(const Halide::Expr &e);
 
+// Whether node n's value does arithmetic (more than a constant, a bare
+// variable or a single call): only then does storing it save work.
+bool does_arithmetic(const Node &n);
+
 // Per pure dim of node n: whether every stage writes and reads it at its own
 // pure var. A scan's serial dim is not; Halide computes such a dim whole
 // wherever the Func is computed.

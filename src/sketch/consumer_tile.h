@@ -47,6 +47,11 @@ SketchRulePtr make_sliding_window_rule();
 // read at data-dependent indices, computed at root beside its inlined sketch.
 SketchRulePtr make_lookup_table_rule();
 
+// The shared-value rule (shared_value_rule.cpp): a strictly inlinable Func
+// its consumer reads at one point across a whole loop, computed at the
+// consumer's tile beside its inlined sketch.
+SketchRulePtr make_shared_value_rule();
+
 // The scan-strip rule (scan_strip_rule.cpp): a Func whose updates scan one
 // dimension computed per strip of its consumer along another.
 SketchRulePtr make_scan_strip_rule();

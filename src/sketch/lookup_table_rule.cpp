@@ -17,16 +17,6 @@ namespace {
 
 using namespace Halide::Internal;
 
-// Whether the Func's value does arithmetic (more than a constant, a bare
-// variable or a single call): only then does a table save work.
-bool computes(const Node &n) {
-    const Definition &def = n.func.definition();
-    for (const Halide::Expr &v : def.values()) {
-        if (!v.as<Variable>() && !v.as<Call>() && !is_const(v)) return true;
-    }
-    return false;
-}
-
 // Whether an expression calls the Func `table` at an index that reads data.
 // Halide's definitions bind common subexpressions in lets, so an index may
 // be a let variable: lets are substituted before the index is looked at.
@@ -89,7 +79,7 @@ public:
     std::string name() const override { return "keep_lookup_table"; }
     RuleResult condition(const SketchContext &ctx, const State &, int i) const override {
         const Node &n = ctx.dag.node(i);
-        if (n.is_output || !n.is_strict_inlinable || !computes(n)) return RuleResult::Pass;
+        if (n.is_output || !n.is_strict_inlinable || !does_arithmetic(n)) return RuleResult::Pass;
         const int64_t lookups = data_dependent_lookups(ctx.dag, n);
         return lookups > 0 && lookups >= kLookupsPerEntry * table_points(n) ? RuleResult::Apply : RuleResult::Pass;
     }

@@ -353,6 +353,7 @@ std::vector<SketchRulePtr> sketch_rules() {
     std::vector<SketchRulePtr> rules = user_rules();
     rules.push_back(make_cache_read_rule());
     rules.push_back(make_lookup_table_rule());
+    rules.push_back(make_shared_value_rule());
     rules.push_back(std::make_shared<AlwaysInline>());
     rules.push_back(std::make_shared<AddRfactor>());
     rules.push_back(std::make_shared<AddCacheWrite>());

@@ -1,0 +1,68 @@
+// A value shared across a consumer loop, computed once per consumer tile: a
+// strictly inlinable Func that does arithmetic and that its consumer reads
+// at the same point for every iteration of one of the consumer's loops (an
+// image's per-pixel ratio read by all three colour channels, unsharp mask's
+// `ratio(x, y)` in `out(x, y, c)`). Inlined, as always_inline would, it is
+// recomputed for every iteration of that loop; computed at the consumer's
+// tile, whose tiling puts every loop's inner piece inside the tile, it is
+// computed once for all of them, as Adams2019 and the expert schedule do.
+// The rule adds that sketch beside always_inline's, which still inlines it.
+#include "sketch/consumer_tile.h"
+
+#include "dag/definition_analysis.h"
+
+namespace ansor {
+
+namespace {
+
+// Whether one of `consumer`'s space loops (more than one iteration) appears
+// in no argument of its calls to `callee`: every iteration of it reads the
+// same point. Only stages without a reduction count: a reduction's operands
+// are the data-reuse rules' (multi-level tiling, cache reads).
+bool reads_across_a_loop(const Node &consumer, const std::string &callee) {
+    for (const StageInfo &st : consumer.stages) {
+        if (st.has_reduction()) continue;
+        std::vector<const CallSite *> calls;
+        for (const CallSite &c : st.calls) {
+            if (c.callee == callee) calls.push_back(&c);
+        }
+        if (calls.empty()) continue;
+        for (const StageLoop &l : st.loops) {
+            if (l.kind != LoopKind::Space || l.extent < 2) continue;
+            bool used = false;
+            for (const CallSite *c : calls) {
+                for (const Halide::Expr &a : c->args) used = used || Halide::Internal::expr_uses_var(a, l.var);
+            }
+            if (!used) return true;
+        }
+    }
+    return false;
+}
+
+std::optional<State> shared_value_sketch(const SketchContext &ctx, const State &s, int i) {
+    const Node &n = ctx.dag.node(i);
+    if (n.is_output || !n.is_strict_inlinable || !n.modelled || !does_arithmetic(n)) return std::nullopt;
+    const std::vector<int> consumers = ctx.dag.effective_consumers(i, s.replay().inlined_nodes());
+    if (consumers.size() != 1 || n.consumers != consumers) return std::nullopt;
+    if (!reads_across_a_loop(ctx.dag.node(consumers[0]), n.name)) return std::nullopt;
+    const std::optional<ConsumerTile> t = consumer_tile(ctx.dag, s, i);
+    if (!t || (!t->tile_consumer.empty() && has_two_level_tile(s))) return std::nullopt;
+    return compute_in_consumer_tile(ctx, s, i, *t, "");
+}
+
+class SharedValueAtConsumerTile : public SketchRule {
+public:
+    std::string name() const override { return "shared_value_at_consumer_tile"; }
+    RuleResult condition(const SketchContext &ctx, const State &s, int i) const override {
+        return shared_value_sketch(ctx, s, i) ? RuleResult::Apply : RuleResult::Pass;
+    }
+    SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
+        return {{*shared_value_sketch(ctx, s, i), i - 1}};
+    }
+};
+
+}  // namespace
+
+SketchRulePtr make_shared_value_rule() { return std::make_shared<SharedValueAtConsumerTile>(); }
+
+}  // namespace ansor
