@@ -6,6 +6,7 @@
 // recomputed for every iteration of that loop; computed at the consumer's
 // tile, whose tiling puts every loop's inner piece inside the tile, it is
 // computed once for all of them, as Adams2019 and the expert schedule do.
+// The shared loops must be the shorter ones (channels, not the image).
 // The rule adds that sketch beside always_inline's, which still inlines it.
 #include "sketch/consumer_tile.h"
 
@@ -15,10 +16,14 @@ namespace ansor {
 
 namespace {
 
-// Whether one of `consumer`'s space loops (more than one iteration) appears
-// in no argument of its calls to `callee`: every iteration of it reads the
-// same point. Only stages without a reduction count: a reduction's operands
-// are the data-reuse rules' (multi-level tiling, cache reads).
+// Whether `consumer` reads `callee` at one point across some of its space
+// loops (the shared ones: no argument of its calls uses them) while the
+// point moves along the others, and the shared loops are the fewer
+// iterations: a per-pixel value shared by the channels. A value that is the
+// same across most of the consumer (a colour matrix read per channel only)
+// is a small table, not a per-tile value. Only stages without a reduction
+// count: a reduction's operands are the data-reuse rules' (multi-level
+// tiling, cache reads).
 bool reads_across_a_loop(const Node &consumer, const std::string &callee) {
     for (const StageInfo &st : consumer.stages) {
         if (st.has_reduction()) continue;
@@ -27,14 +32,16 @@ bool reads_across_a_loop(const Node &consumer, const std::string &callee) {
             if (c.callee == callee) calls.push_back(&c);
         }
         if (calls.empty()) continue;
+        int64_t shared = 1, varying = 1;
         for (const StageLoop &l : st.loops) {
             if (l.kind != LoopKind::Space || l.extent < 2) continue;
             bool used = false;
             for (const CallSite *c : calls) {
                 for (const Halide::Expr &a : c->args) used = used || Halide::Internal::expr_uses_var(a, l.var);
             }
-            if (!used) return true;
+            (used ? varying : shared) *= l.extent;
         }
+        if (shared > 1 && varying > shared) return true;
     }
     return false;
 }

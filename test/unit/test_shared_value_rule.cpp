@@ -2,8 +2,8 @@
 // inlinable Func read at one point across a whole consumer loop (a per-pixel
 // ratio read by every colour channel) keeps a sketch computing it at the
 // consumer's tile, beside the inlined one; a Func read at every point of its
-// consumer's loops does not; the new programs compute what the reference
-// computes.
+// consumer's loops, or one shared across most of them (a colour matrix),
+// does not; the new programs compute what the reference computes.
 #include "annotate/random_annotator.h"
 #include "measure_test_support.h"
 #include "search/program_sampler.h"
@@ -89,6 +89,20 @@ TEST_CASE("shared value rule: a single-channel consumer reads the value at every
     PipelineDAG dag({out.function()}, 2);
     CHECK(sketches_with(dag, "ratio", LocationKind::At).empty());
     CHECK(!sketches_with(dag, "ratio", LocationKind::Inline).empty());
+}
+
+TEST_CASE("shared value rule: a small table read per channel only (a colour matrix) is only inlined") {
+    ImageParam in(Float(32), 3, "in");
+    Param<float> temperature("temperature", 0.5f);
+    in.dim(0).set_estimate(0, 256).dim(1).set_estimate(0, 128).dim(2).set_estimate(0, 3);
+    Var x("x"), y("y"), c("c");
+    Func matrix("matrix"), out("out");
+    matrix(c) = 1.f + temperature * cast<float>(c) * 0.25f;
+    out(x, y, c) = in(x, y, c) * matrix(c);
+    out.set_estimate(x, 0, 256).set_estimate(y, 0, 128).set_estimate(c, 0, 3);
+    PipelineDAG dag({out.function()}, 2);
+    CHECK(sketches_with(dag, "matrix", LocationKind::At).empty());
+    CHECK(!sketches_with(dag, "matrix", LocationKind::Inline).empty());
 }
 
 TEST_CASE("shared value rule: programs with the value at the consumer's tile compute the reference's output") {
