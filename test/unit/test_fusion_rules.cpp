@@ -9,6 +9,7 @@
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
 #include "measure_test_support.h"
+#include "sketch_test_support.h"
 #include "test_pipelines.h"
 
 #include <doctest/doctest.h>
@@ -38,16 +39,6 @@ ansor_test::Pipe make_matmul_chain(int n = 32) {
 }
 
 std::string name_of(const PipelineDAG &dag, const std::string &base) { return ansor_test::resolve(dag, base); }
-
-// The location a State's steps give `func`, if any location step names it.
-std::optional<Location> location_of(const State &s, const std::string &func) {
-    const FuncSteps *g = s.group(func);
-    if (!g) return std::nullopt;
-    for (const auto &step : g->steps) {
-        if (const Location *l = step->placement()) return *l;
-    }
-    return std::nullopt;
-}
 
 // The reorder of a Func's stage, outermost first (empty if none).
 std::vector<std::string> reorder_of(const State &s, const std::string &func, int stage) {
@@ -105,14 +96,14 @@ TEST_CASE("fusion rules: a stencil chain is computed inside the output's outer t
         // "SS": the two space loops split once; the outer tile is the
         // second loop of the reorder (y_0, x_0, y_1, x_1).
         const std::vector<std::string> out_order = reorder_of(s, out, 0);
-        if (out_order.size() == 4 && at(location_of(s, s1), out, out_order[1])) {
-            CHECK(at(location_of(s, s0), out, out_order[1]));
+        if (out_order.size() == 4 && at(ansor_test::placement_of(s, s1), out, out_order[1])) {
+            CHECK(at(ansor_test::placement_of(s, s0), out, out_order[1]));
             CHECK(out_order[1].find("_0") != std::string::npos);
             chain_in_out = true;
         }
         const std::vector<std::string> s1_order = reorder_of(s, s1, 0);
-        if (s1_order.size() == 4 && at(location_of(s, s0), s1, s1_order[1])) {
-            CHECK(location_of(s, s1)->kind == LocationKind::Root);
+        if (s1_order.size() == 4 && at(ansor_test::placement_of(s, s0), s1, s1_order[1])) {
+            CHECK(ansor_test::placement_of(s, s1)->kind == LocationKind::Root);
             chain_in_stage_1 = true;
         }
     }
@@ -130,8 +121,8 @@ TEST_CASE("fusion rules: depthwise -> pointwise gets the depthwise tiled inside 
         // The depthwise at root: its padded input in its outer tile, though
         // its initial stage reads the bias (an inlined input wrapper).
         const std::vector<std::string> dw_order = reorder_of(s, dw, 1);
-        if (dw_order.size() > 3 && at(location_of(s, boundary), dw, dw_order[2])) boundary_in_depthwise_tile = true;
-        auto dw_loc = location_of(s, dw), pw_loc = location_of(s, pw);
+        if (dw_order.size() > 3 && at(ansor_test::placement_of(s, boundary), dw, dw_order[2])) boundary_in_depthwise_tile = true;
+        auto dw_loc = ansor_test::placement_of(s, dw), pw_loc = ansor_test::placement_of(s, pw);
         if (!dw_loc || dw_loc->kind != LocationKind::At) continue;
         // The pointwise is fused into the output's tile (rule 4); the
         // depthwise joins it at the same loop, tiled "SSRSRS".
@@ -150,7 +141,7 @@ TEST_CASE("fusion rules: a matrix product feeding another is tiled at the consum
     const std::string first = name_of(dag, "first"), second = name_of(dag, "second");
     int found = 0;
     for (const State &s : generate_sketches({dag, cpu()})) {
-        auto loc = location_of(s, first);
+        auto loc = ansor_test::placement_of(s, first);
         if (!loc || loc->kind != LocationKind::At) continue;
         // The consumer's last stage: "SSRSRS" (its first level is y_0, x_0)
         // or, after a cache write, the merge stage's "SSS" (y_0, x_0).
@@ -228,8 +219,8 @@ TEST_CASE("fusion rules: annotation and mutation reach the tile loops of an ance
         REQUIRE(parent);
         auto child = mutate_compute_location(*parent, annotator, rng);
         if (!child) continue;
-        auto before = location_of(*parent, s0), after = location_of(*child, s0);
-        auto consumer = location_of(*child, s1);
+        auto before = ansor_test::placement_of(*parent, s0), after = ansor_test::placement_of(*child, s0);
+        auto consumer = ansor_test::placement_of(*child, s1);
         if (after && after->kind == LocationKind::At && after->func == out && consumer &&
             consumer->kind == LocationKind::At && !(before && *before == *after)) {
             ancestor_moves++;
@@ -281,7 +272,7 @@ TEST_CASE("fusion rules: a consumer tile may be wider than a register tile, its 
     // Sketches whose output is tiled "SS" with stage_1 in its outer tile.
     auto chain_in_out = [&](const State &s) {
         const std::vector<std::string> order = reorder_of(s, out, 0);
-        return order.size() == 4 && at(location_of(s, s1), out, order[1]);
+        return order.size() == 4 && at(ansor_test::placement_of(s, s1), out, order[1]);
     };
     std::vector<State> programs = annotate_sketches(dag, generate_sketches({dag, cpu()}), 40, chain_in_out);
     REQUIRE(!programs.empty());

@@ -4,6 +4,7 @@
 // compute what the all-at-root reference computes.
 #include "annotate/random_annotator.h"
 #include "measure_test_support.h"
+#include "sketch_test_support.h"
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
 #include "test_pipelines.h"
@@ -52,17 +53,9 @@ ansor_test::Pipe make_histogram_lookup(int w, int h) {
 
 Halide::Target cpu() { return ansor_test::cpu_target(); }
 
-std::optional<Location> placement(const State &s, const std::string &func) {
-    const FuncSteps *g = s.group(func);
-    if (!g) return std::nullopt;
-    for (const auto &step : g->steps) {
-        if (const Location *l = step->placement()) return *l;
-    }
-    return std::nullopt;
-}
 
 bool per_strip(const State &s, const std::string &scan) {
-    auto l = placement(s, scan);
+    auto l = ansor_test::placement_of(s, scan);
     return l && l->kind == LocationKind::At;
 }
 
@@ -90,7 +83,7 @@ TEST_CASE("scan strip: a column scan is computed per strip of its consumer's ind
         // The consumer loop that reads the scan's independent x: out's x when
         // read straight, out's y when transposed. Its strips go outermost.
         const std::string along = transpose ? "y" : "x";
-        const Location at = *placement(strips[0], scan);
+        const Location at = *ansor_test::placement_of(strips[0], scan);
         CHECK(at.func == out);
         CHECK(at.loop == along + "_0");
         const LoopNest m = strips[0].replay();

@@ -6,6 +6,7 @@
 // does not; the new programs compute what the reference computes.
 #include "annotate/random_annotator.h"
 #include "measure_test_support.h"
+#include "sketch_test_support.h"
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
 #include "test_pipelines.h"
@@ -32,19 +33,10 @@ ansor_test::Pipe make_shared_ratio(int w, int h) {
     return {{out}};
 }
 
-std::optional<Location> sketch_location(const State &s, const std::string &func) {
-    const FuncSteps *g = s.group(func);
-    if (!g) return std::nullopt;
-    for (const StepPtr &step : g->steps) {
-        if (const Location *loc = step->placement()) return *loc;
-    }
-    return std::nullopt;
-}
-
 std::vector<State> sketches_with(const PipelineDAG &dag, const std::string &func, LocationKind kind) {
     std::vector<State> out;
     for (const State &s : generate_sketches({dag, ansor_test::cpu_target()})) {
-        auto loc = sketch_location(s, ansor_test::resolve(dag, func));
+        auto loc = ansor_test::placement_of(s, ansor_test::resolve(dag, func));
         if (loc && loc->kind == kind) out.push_back(s);
     }
     return out;
