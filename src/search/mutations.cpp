@@ -68,12 +68,13 @@ std::optional<State> mutate_tile_size(const State &s, const AnnotationOptions &l
         // A consumer tile whose inner piece is split again (for vectors)
         // keeps the consumer-tile limit; one vectorised as it is stays a
         // register tile.
-        const std::string inner_piece = split.piece_names().back();
-        const bool annotated = !find_steps<AnnotateStep>(s, [&](const AnnotateStep &a) {
-                                    return a.func() == group.func && a.stage == split.stage && a.loop == inner_piece;
-                                }).empty();
-        if (!annotated && RandomAnnotator::is_consumer_tile(split, loop.kind, RandomAnnotator::anchors_of(s))) {
-            max_inner = limits.max_consumer_tile;
+        if (RandomAnnotator::is_consumer_tile(split, loop.kind, RandomAnnotator::anchors_of(s))) {
+            const std::string inner_piece = split.piece_names().back();
+            const bool vectorised_whole = !find_steps<AnnotateStep>(s, [&](const AnnotateStep &a) {
+                                               return a.func() == group.func && a.stage == split.stage &&
+                                                      a.loop == inner_piece;
+                                           }).empty();
+            if (!vectorised_whole) max_inner = limits.max_consumer_tile;
         }
     } catch (const InvalidState &) {
         return std::nullopt;
