@@ -97,9 +97,36 @@ void print_case(const CaseResult &r, double peak_gflops, FILE *out) {
     }
     for (const auto &v : r.variants) {
         if (!v.ok()) std::fprintf(out, "  %s %s: %s\n", v.variant.c_str(), shown_status(v).c_str(), v.detail.c_str());
+        if (v.ok() && std::isfinite(v.tuned_ms))
+            std::fprintf(out, "  %s: the tuner measured %.4f ms for this program; delivered median %.4f ms (%.2fx)\n",
+                         v.variant.c_str(), v.tuned_ms, v.median_ms, v.median_ms / v.tuned_ms);
     }
     std::fflush(out);
 }
+
+namespace {
+
+// Measured = delivered: the harness's median of Ansor's program against the
+// time the tuner measured for it.
+void print_delivered_over_tuned(const std::vector<CaseResult> &cases, FILE *out) {
+    std::vector<std::pair<std::string, double>> ratios;
+    for (const CaseResult &r : cases) {
+        for (const auto &v : r.variants) {
+            if (v.variant == "Ansor" && v.ok() && std::isfinite(v.tuned_ms) && v.tuned_ms > 0)
+                ratios.push_back({r.bench_case.name, v.median_ms / v.tuned_ms});
+        }
+    }
+    if (ratios.empty()) return;
+    std::fprintf(out, "\nAnsor's delivered median over the tuner's time for the same program (1.00: as measured):\n");
+    int within = 0;
+    for (const auto &[name, ratio] : ratios) {
+        std::fprintf(out, "  %-26s %5.2f\n", name.c_str(), ratio);
+        within += std::abs(ratio - 1) <= 0.1;
+    }
+    std::fprintf(out, "  within 10%%: %d of %zu cases\n", within, ratios.size());
+}
+
+}  // namespace
 
 void print_summary(const std::vector<CaseResult> &cases, const std::vector<std::string> &variants, FILE *out) {
     std::fprintf(out, "\nSummary: median ms per variant (* = fastest of the case; FAILED covers wrong output)\n");
@@ -134,6 +161,7 @@ void print_summary(const std::vector<CaseResult> &cases, const std::vector<std::
         }
         std::fprintf(out, "\n");
     }
+    print_delivered_over_tuned(cases, out);
     if (over_ansor.empty()) return;
     std::fprintf(out, "\nGeomean of (time of variant / time of Ansor) over the cases where both ran correctly "
                       "(> 1: Ansor faster):\n");
@@ -150,7 +178,7 @@ void print_summary(const std::vector<CaseResult> &cases, const std::vector<std::
 
 const char *ResultsCsv::header() {
     return "case,kind,params,variant,status,median_ms,min_ms,gflops,ratio_to_best,rel_error,schedule_s,compile_s,"
-           "samples,detail";
+           "samples,detail,tuned_ms";
 }
 
 std::vector<std::string> split_csv_line(const std::string &line) {
@@ -211,7 +239,7 @@ void ResultsCsv::append(const CaseResult &r) {
              << (v.ok() && r.flops > 0 ? number(r.flops / (v.median_ms * 1e6), 5) : "") << ","
              << (v.ok() ? number(v.median_ms / best, 4) : "") << "," << number(v.error, 3) << ","
              << number(v.schedule_s, 4) << "," << number(v.compile_s, 4) << "," << v.samples << ","
-             << quoted(v.detail) << "\n";
+             << quoted(v.detail) << "," << number(v.tuned_ms) << "\n";
     }
     out_.flush();
 }
@@ -240,6 +268,7 @@ std::vector<CaseResult> ResultsCsv::read(const std::string &path) {
         v.compile_s = parse_number(f[11]);
         v.samples = (int)parse_number(f[12]);
         v.detail = f[13];
+        if (f.size() > 14) v.tuned_ms = parse_number(f[14]);
         cases.back().variants.push_back(v);
     }
     return cases;

@@ -23,6 +23,9 @@ struct VariantResult {
     double error = NAN;  // max relative error against the reference
     int samples = 0;     // timing samples taken (rounds x samples per round)
     double median_ms = NAN, min_ms = NAN;
+    // Ansor with a tuning log: the time the tuner measured for the program
+    // it applied (the log's best record), to hold the delivered median against.
+    double tuned_ms = NAN;
     void set_samples(const std::vector<double> &samples_ms);
     bool ok() const { return status == "ok"; }
 };
@@ -40,7 +43,8 @@ struct CaseResult {
 void print_case(const CaseResult &r, double peak_gflops, FILE *out);
 
 // One row per case and one column per variant (ms, or FAILED / WRONG /
-// TIMEOUT), then the geometric-mean ratio of each variant to Ansor.
+// TIMEOUT), then the geometric-mean ratio of each variant to Ansor, and
+// Ansor's delivered median over its tuned time per case.
 void print_summary(const std::vector<CaseResult> &cases, const std::vector<std::string> &variants, FILE *out);
 
 class ResultsCsv {
