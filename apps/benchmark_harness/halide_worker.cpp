@@ -191,6 +191,7 @@ int run_halide_worker(const HalideVariantSpec &spec) {
         if (spec.variant == "Ansor" && !spec.ansor_log.empty() && !spec.curve_file.empty()) {
             write_curve(key, spec.target, spec.ansor_log, spec.curve_file);
         }
+        ansor::allocate_as_after_a_first_run();  // every variant alike, whatever ran before in this process
         t0 = now_s();
         runner->compile();
         runner->run();

@@ -142,6 +142,7 @@ void write_input_regions(const std::vector<Halide::Buffer<>> &inputs, char *regi
 void measure_child_main(const PipelineDAG &dag, const State *state, const MeasureOptions &o, void *shared,
                         int control_fd) {
     setenv("HL_NUM_THREADS", std::to_string(o.threads).c_str(), 1);
+    allocate_as_after_a_first_run();  // not as the tuner's heap left it
     const bool is_reference = state == nullptr;
     try {
         PipelineRunner runner(dag, state, o.target);
