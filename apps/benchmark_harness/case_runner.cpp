@@ -4,6 +4,7 @@
 #include "worker_process.h"
 #include "worker_protocol.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -287,11 +288,12 @@ CaseRun run_case(const BenchCase &c, const CaseContext &ctx) {
             std::ifstream curve(work + "/ansor_curve.csv");
             std::string line;
             while (std::getline(curve, line)) run.curve_rows.push_back(line);
-            // The last row's best is the log's best record: the program the plugin applied.
+            // The last row's best is the fastest record of the pipeline on this
+            // target: the program the plugin applied (inf when none ran).
             if (!run.curve_rows.empty()) {
                 const std::string &last = run.curve_rows.back();
-                v.tuned_ms = std::atof(last.substr(last.rfind(',') + 1).c_str());
-                if (!(v.tuned_ms > 0)) v.tuned_ms = NAN;
+                const double best = std::atof(last.substr(last.rfind(',') + 1).c_str());
+                if (std::isfinite(best) && best > 0) v.tuned_ms = best;
             }
         }
         if (v.ok()) running.push_back({index, std::move(w), {}});

@@ -1,7 +1,8 @@
 #include "measure/run_timing.h"
 
-#include <algorithm>
 #include <malloc.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <vector>
