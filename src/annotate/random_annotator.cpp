@@ -290,9 +290,20 @@ RandomAnnotator::Anchors RandomAnnotator::anchors_of(const State &state) {
     return out;
 }
 
-bool RandomAnnotator::is_consumer_tile(const SplitStep &split, LoopKind kind, const Anchors &anchors) {
-    return kind == LoopKind::Space && split.factors.size() == 1 &&
-           anchors.count({split.func(), split.stage, split.piece_names()[0]});
+bool RandomAnnotator::is_consumer_tile(const SplitStep &split, LoopKind kind, const Anchors &anchors,
+                                       const LoopNest &m) {
+    if (kind != LoopKind::Space || split.factors.size() != 1) return false;
+    if (anchors.count({split.func(), split.stage, split.piece_names()[0]})) return true;
+    // Producers computed per step of this stage's reduction
+    // (tile_for_reduction_steps) cover the tile, as they would at its
+    // outer loop.
+    for (const auto &[func, stage, loop] : anchors) {
+        if (func != split.func() || stage != split.stage) continue;
+        const ModelStage &st = m.stage(func, stage);
+        const int k = st.find(loop);
+        if (k >= 0 && st.loops[k].kind == LoopKind::Reduction) return true;
+    }
+    return false;
 }
 
 void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string &func, int stage,
@@ -454,7 +465,7 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
                     s = std::make_shared<SplitStep>(
                         func, split->stage, split->loop,
                         sample_tile(m, func, split->stage, split->loop, (int)split->factors.size(),
-                                    is_consumer_tile(*split, kind, anchors), rng));
+                                    is_consumer_tile(*split, kind, anchors, m), rng));
                 }
                 s->replay(m);
                 out.add(s);

@@ -56,8 +56,9 @@ public:
     using Anchors = std::set<std::tuple<std::string, int, std::string>>;
     static Anchors anchors_of(const State &state);
     // Whether `split` (of a space loop, kind given) makes a consumer tile: two
-    // pieces, the outer one an anchor (AnnotationOptions::max_consumer_tile).
-    static bool is_consumer_tile(const SplitStep &split, LoopKind kind, const Anchors &anchors);
+    // pieces, the outer one an anchor, or a producer anchored at one of the
+    // stage's reduction loops in `m` (AnnotationOptions::max_consumer_tile).
+    static bool is_consumer_tile(const SplitStep &split, LoopKind kind, const Anchors &anchors, const LoopNest &m);
 
     // Pieces reused by mutation later.
     void annotate_stage(State &out, LoopNest &model, const std::string &func, int stage, std::mt19937_64 &rng,

@@ -62,13 +62,14 @@ std::optional<State> mutate_tile_size(const State &s, const AnnotationOptions &l
     const auto &split = *group.steps[ref.index]->as<SplitStep>();
     int64_t extent, max_inner;
     try {
-        const ModelLoop &loop = model_before(s, group.func, ref.index).loop(group.func, split.stage, split.loop);
+        const LoopNest before = model_before(s, group.func, ref.index);
+        const ModelLoop &loop = before.loop(group.func, split.stage, split.loop);
         extent = loop.extent;
         max_inner = limits.max_inner_factor(loop.kind);
         // A consumer tile whose inner piece is split again (for vectors)
         // keeps the consumer-tile limit; one vectorised as it is stays a
         // register tile.
-        if (RandomAnnotator::is_consumer_tile(split, loop.kind, RandomAnnotator::anchors_of(s))) {
+        if (RandomAnnotator::is_consumer_tile(split, loop.kind, RandomAnnotator::anchors_of(s), before)) {
             const std::string inner_piece = split.piece_names().back();
             const bool vectorised_whole = !find_steps<AnnotateStep>(s, [&](const AnnotateStep &a) {
                                                return a.func() == group.func && a.stage == split.stage &&

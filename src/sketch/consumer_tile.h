@@ -56,4 +56,11 @@ SketchRulePtr make_shared_value_rule();
 // dimension computed per strip of its consumer along another.
 SketchRulePtr make_scan_strip_rule();
 
+// The reduction-step rules (reduction_step_rule.cpp): a reduction whose
+// producer is read at a point the reduction variables alone choose (one
+// image per window offset) tiled "SRS", and that producer computed at the
+// reduction loop, inside the consumer's tile.
+SketchRulePtr make_reduction_step_tiling_rule();
+SketchRulePtr make_compute_at_reduction_step_rule();
+
 }  // namespace ansor

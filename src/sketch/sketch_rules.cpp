@@ -354,11 +354,13 @@ std::vector<SketchRulePtr> sketch_rules() {
     rules.push_back(make_cache_read_rule());
     rules.push_back(make_lookup_table_rule());
     rules.push_back(make_shared_value_rule());
+    rules.push_back(make_compute_at_reduction_step_rule());
     rules.push_back(std::make_shared<AlwaysInline>());
     rules.push_back(std::make_shared<AddRfactor>());
     rules.push_back(std::make_shared<AddCacheWrite>());
     rules.push_back(std::make_shared<MultiLevelTilingWithFusion>());
     rules.push_back(std::make_shared<MultiLevelTilingAtConsumerTile>());
+    rules.push_back(make_reduction_step_tiling_rule());
     rules.push_back(std::make_shared<MultiLevelTiling>());
     rules.push_back(make_sliding_window_rule());
     rules.push_back(std::make_shared<ComputeAtConsumerTile>());

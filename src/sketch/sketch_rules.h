@@ -37,10 +37,11 @@ using SketchRulePtr = std::shared_ptr<const SketchRule>;
 void register_sketch_rule(SketchRulePtr rule);
 void clear_registered_sketch_rules();
 // Registered user rules first, then rules 2, 6, 5, 4, 3, 1 of the brief in
-// the order Ansor tries them, with two rules that compute a producer inside
-// its consumer's tile: multi_level_tiling_at_consumer_tile (before rule 3)
-// and compute_at_consumer_tile and scan_at_consumer_strip (before rule 1,
-// skip).
+// the order Ansor tries them, with the rules that compute a producer inside
+// its consumer's tile or loops: multi_level_tiling_at_consumer_tile and
+// tile_for_reduction_steps (before rule 3), compute_at_reduction_step
+// (before rule 2), and compute_at_consumer_tile and scan_at_consumer_strip
+// (before rule 1, skip); docs/search.md lists them all in order.
 std::vector<SketchRulePtr> sketch_rules();
 // The rules for the target: sketch_rules() for a CPU, gpu_sketch_rules()
 // (gpu_sketch_rules.cpp) when the target has a GPU feature.

@@ -1,0 +1,137 @@
+// The reduction-step rules (src/sketch/reduction_step_rule.cpp): a producer
+// that its consumer's reduction reads one image per step (non-local means'
+// weights per window offset) gets a sketch computing it inside the
+// consumer's reduction loop, with the consumer tiled "SRS" (tiles outside,
+// the reduction, the tile's pixels inside); a producer read at the
+// consumer's own pixels (a matrix operand's row, a convolution's input) does
+// not; the new programs compute what the reference computes.
+#include "annotate/random_annotator.h"
+#include "measure_test_support.h"
+#include "search/program_sampler.h"
+#include "sketch/sketch_generator.h"
+#include "sketch_test_support.h"
+#include "test_pipelines.h"
+
+#include <doctest/doctest.h>
+
+using namespace ansor;
+using namespace Halide;
+
+namespace {
+
+// sums(x, y, c) = sum over the window offsets (wx, wy) of
+// weight(x, y, wx, wy) * in(x + wx, y + wy, c), weight = exp(-patch),
+// patch a 3-tap box of dist along x: nl_means in small (its output reads
+// sums at another channel too, so sums is not fused into it).
+ansor_test::Pipe make_window_weights(int w, int h) {
+    ImageParam in(Float(32), 3, "in");
+    in.dim(0).set_estimate(0, w).dim(1).set_estimate(0, h).dim(2).set_estimate(0, 3);
+    Var x("x"), y("y"), c("c"), dx("dx"), dy("dy");
+    Func clamped = BoundaryConditions::repeat_edge(in);
+    Func dist("dist"), patch("patch"), weight("weight"), sums("sums"), out("out");
+    Expr d = clamped(x, y, 0) - clamped(x + dx, y + dy, 0);
+    dist(x, y, dx, dy) = d * d;
+    patch(x, y, dx, dy) = dist(x - 1, y, dx, dy) + dist(x, y, dx, dy) + dist(x + 1, y, dx, dy);
+    weight(x, y, dx, dy) = exp(-patch(x, y, dx, dy));
+    RDom win(-2, 5, -2, 5, "win");
+    sums(x, y, c) = 0.f;
+    sums(x, y, c) += weight(x, y, win.x, win.y) * clamped(x + win.x, y + win.y, c);
+    out(x, y, c) = sums(x, y, c) / (1.f + sums(x, y, 0) * sums(x, y, 0));
+    out.set_estimate(x, 0, w).set_estimate(y, 0, h).set_estimate(c, 0, 3);
+    return {{out}};
+}
+
+bool at_reduction_loop(const PipelineDAG &dag, const State &s, const std::string &func) {
+    auto loc = ansor_test::placement_of(s, ansor_test::resolve(dag, func));
+    if (!loc || loc->kind != LocationKind::At) return false;
+    const LoopNest m = s.replay();
+    const ModelStage &st = m.stage(loc->func, loc->stage);
+    const int k = st.find(loc->loop);
+    return k >= 0 && st.loops[k].kind == LoopKind::Reduction;
+}
+
+std::vector<State> sketches_at_reduction_loop(const PipelineDAG &dag, const std::string &func) {
+    std::vector<State> out;
+    for (const State &s : generate_sketches({dag, ansor_test::cpu_target()})) {
+        if (at_reduction_loop(dag, s, func)) out.push_back(s);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("reduction step rules: a per-offset producer is computed inside its consumer's reduction loop") {
+    auto p = make_window_weights(64, 48);
+    PipelineDAG dag(p.functions(), 2);
+    const std::string sums = ansor_test::resolve(dag, "sums");
+    const std::vector<State> found = sketches_at_reduction_loop(dag, "patch");
+    REQUIRE(!found.empty());
+    bool srs = false, dist_joins = false;
+    for (const State &s : found) {
+        const LoopNest m = s.replay();
+        auto loc = ansor_test::placement_of(s, ansor_test::resolve(dag, "patch"));
+        const ModelStage &st = m.stage(loc->func, loc->stage);
+        // Space loops both outside (the tiles) and inside (the tile's pixels).
+        const int k = st.find(loc->loop);
+        bool space_outside = false, space_inside = false;
+        for (int j = 0; j < (int)st.loops.size(); j++) {
+            if (st.loops[j].kind != LoopKind::Space) continue;
+            (j < k ? space_outside : space_inside) = true;
+        }
+        CHECK(space_outside);
+        CHECK(space_inside);
+        // "SRS": x and y tiled, the reduction loops unsplit, the channel
+        // (which the weights do not vary along) whole inside the tile.
+        if (loc->func == sums) {
+            std::vector<std::string> names;
+            for (const ModelLoop &l : st.loops) names.push_back(l.name);
+            srs = srs || names == std::vector<std::string>{"x_0", "y_0", "win$y", "win$x", "c", "y_1", "x_1"} ||
+                  names == std::vector<std::string>{"y_0", "x_0", "win$y", "win$x", "c", "y_1", "x_1"};
+        }
+        // dist, patch's producer, joins it there (chained).
+        auto dist = ansor_test::placement_of(s, ansor_test::resolve(dag, "dist"));
+        dist_joins = dist_joins || (dist && *dist == *loc);
+    }
+    CHECK(srs);
+    CHECK(dist_joins);
+}
+
+TEST_CASE("reduction step rules: operands read at the consumer's own points get no such sketch") {
+    // A matrix product: A(k, y) moves with y as well as k; B(x, k) with x.
+    ImageParam a(Float(32), 2, "a"), b(Float(32), 2, "b");
+    a.dim(0).set_estimate(0, 64).dim(1).set_estimate(0, 64);
+    b.dim(0).set_estimate(0, 64).dim(1).set_estimate(0, 64);
+    Var x("x"), y("y");
+    Func sa("sa"), sb("sb"), mm("mm");
+    sa(x, y) = a(x, y) * 2.f + a(x, y) * a(x, y);
+    sb(x, y) = sqrt(b(x, y)) + b(x, y);
+    RDom k(0, 64, "k");
+    mm(x, y) = 0.f;
+    mm(x, y) += sa(k, y) * sb(x, k);
+    mm.set_estimate(x, 0, 64).set_estimate(y, 0, 64);
+    PipelineDAG dag({mm.function()}, 2);
+    for (const State &s : generate_sketches({dag, ansor_test::cpu_target()})) {
+        CHECK(!at_reduction_loop(dag, s, "sa"));
+        CHECK(!at_reduction_loop(dag, s, "sb"));
+    }
+}
+
+TEST_CASE("reduction step rules: programs with the producer per reduction step compute the reference's output") {
+    auto p = make_window_weights(70, 37);
+    PipelineDAG dag(p.functions(), 2);
+    const std::vector<State> found = sketches_at_reduction_loop(dag, "patch");
+    REQUIRE(!found.empty());
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
+    ProgramSampler sampler(found, annotator);
+    std::mt19937_64 rng(5);
+    std::vector<State> programs;
+    for (int i = 0; i < 6; i++) {
+        auto program = sampler.sample(rng);
+        REQUIRE(program.has_value());
+        CHECK(at_reduction_loop(dag, *program, "patch"));
+        programs.push_back(*program);
+    }
+    ansor_test::expect_all_correct(dag, programs);
+}
