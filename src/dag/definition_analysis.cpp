@@ -46,7 +46,11 @@ bool reads_data(const Halide::Expr &e) {
 
 bool does_arithmetic(const Node &n) {
     for (const Halide::Expr &v : n.func.definition().values()) {
-        if (!v.as<Variable>() && !v.as<Call>() && !is_const(v)) return true;
+        // A bare read of a Func or an input copies it; a math call (exp, pow)
+        // computes.
+        const Call *call = v.as<Call>();
+        const bool copy = call && (call->call_type == Call::Halide || call->call_type == Call::Image);
+        if (!copy && !v.as<Variable>() && !is_const(v)) return true;
     }
     return false;
 }

@@ -18,7 +18,8 @@ Halide::Expr inline_all(const PipelineDAG &dag, Halide::Expr e, const std::vecto
 bool reads_data(const Halide::Expr &e);
 
 // Whether node n's value does arithmetic (more than a constant, a bare
-// variable or a single call): only then does storing it save work.
+// variable or a bare read of a Func or an input; a math call such as exp
+// counts): only then does storing it save work.
 bool does_arithmetic(const Node &n);
 
 // Per pure dim of node n: whether every stage writes and reads it at its own

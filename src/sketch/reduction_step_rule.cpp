@@ -23,6 +23,8 @@
 //     compute_at_consumer_tile's chain.
 #include "sketch/consumer_tile.h"
 
+#include "dag/definition_analysis.h"
+
 #include <functional>
 #include <map>
 #include <set>
@@ -99,25 +101,25 @@ bool read_per_reduction_step(const PipelineDAG &dag, int consumer, const std::st
     return false;
 }
 
-// A producer this rule places: not an output, an image the cost model
+// A producer these rules place: not an output, an image the cost model
 // follows, and not itself a reduction (those have the data-reuse rules).
-// Strictly inlinable ones count: non-local means' weight, exp(-patch),
-// inlined into sums is recomputed for each of the 4 channels sums
-// accumulates; computed per step it is computed once and read 4 times.
-// A strictly inlinable one must compute something: not a copy of another
-// Func or an input (a math call such as exp counts).
-bool computes(const Node &n) {
-    for (const Halide::Expr &v : n.func.definition().values()) {
-        const auto *call = v.as<Halide::Internal::Call>();
-        const bool copy = call && (call->call_type == Halide::Internal::Call::Halide ||
-                                   call->call_type == Halide::Internal::Call::Image);
-        if (!copy && !v.as<Halide::Internal::Variable>() && !Halide::Internal::is_const(v)) return true;
-    }
-    return false;
+// Strictly inlinable ones count if they compute something (not a copy):
+// non-local means' weight, exp(-patch), inlined into sums is recomputed for
+// each of the 4 channels sums accumulates; computed per step it is computed
+// once and read 4 times.
+bool placeable(const Node &n) {
+    return !n.is_output && n.modelled && !n.has_data_reuse && (!n.is_strict_inlinable || does_arithmetic(n));
 }
 
-bool placeable(const Node &n) {
-    return !n.is_output && n.modelled && !n.has_data_reuse && (!n.is_strict_inlinable || computes(n));
+// Whether some reduction downstream of node i reads it per step, reading
+// through the Funcs rule 2 inlines: the unscheduled DAG's check, made
+// before replaying a partial sketch (every Func of every sketch is asked).
+bool may_be_read_per_step(const PipelineDAG &dag, int i) {
+    auto will_inline = [&](int j) { return dag.node(j).is_strict_inlinable; };
+    for (int c = i + 1; c < (int)dag.nodes().size(); c++) {
+        if (read_per_reduction_step(dag, c, dag.node(i).name, will_inline)) return true;
+    }
+    return false;
 }
 
 // The space loops of `consumer`'s last stage that move the points its
@@ -198,7 +200,7 @@ std::optional<Location> reduction_step_loop(const LoopNest &m, const std::string
 
 std::optional<State> reduction_step_sketch(const SketchContext &ctx, const State &s, int i) {
     const Node &n = ctx.dag.node(i);
-    if (!placeable(n)) return std::nullopt;
+    if (!placeable(n) || !may_be_read_per_step(ctx.dag, i)) return std::nullopt;
     const LoopNest m = s.replay();
     const std::vector<bool> inlined = m.inlined_nodes();
     const std::vector<int> consumers = ctx.dag.effective_consumers(i, inlined);
