@@ -89,6 +89,7 @@ const std::map<std::string, Setter> &setters() {
         {"HL_ANSOR_CROSSOVER", [](Options &o, auto &n, auto &v) { o.crossover_share = parse_double(n, v, 0, 1); }},
         {"HL_ANSOR_STRUCTURE_SHARE", [](Options &o, auto &n, auto &v) { o.structure_share = parse_double(n, v, 0, 1); }},
         {"HL_ANSOR_FIRST_STRUCTURE_SHARE", [](Options &o, auto &n, auto &v) { o.first_structure_share = parse_double(n, v, 0, 1); }},
+        {"HL_ANSOR_SKETCH_COVERAGE", [](Options &o, auto &n, auto &v) { o.sketch_coverage_share = parse_double(n, v, 0, 1); }},
         {"HL_ANSOR_LOG", [](Options &o, auto &n, auto &v) {
              if (v.empty()) throw UserError(n + " is empty; give the path of a tuning log");
              o.log = v;
@@ -166,6 +167,7 @@ const std::map<std::string, std::string> &Options::documentation() {
         {"HL_ANSOR_CROSSOVER", "share of each generation made by node-based crossover; 0 disables it (default 0.2)"},
         {"HL_ANSOR_STRUCTURE_SHARE", "most of a round's model-picked programs that may share one structure (sketch and compute locations) while others are on offer; 1 lifts the cap (default 0.5)"},
         {"HL_ANSOR_FIRST_STRUCTURE_SHARE", "the same cap for the first round, while nothing of the pipeline has been measured (default 0.125: 2 programs of 16 per structure)"},
+        {"HL_ANSOR_SKETCH_COVERAGE", "share of each round after the first given to the best predicted program of each sketch not measured yet; the first round gives them all its model-picked programs; 0 disables (default 0.25)"},
         {"HL_ANSOR_LOG", "JSON-lines tuning log: its records for this pipeline and target train the model and seed "
                          "the search, and every new measurement is appended (never overwritten). With "
                          "HL_ANSOR_TRIALS=0 the best record is applied as is (default: no log)"},

@@ -40,6 +40,7 @@ struct Options {
     double crossover_share = 0.2;    // HL_ANSOR_CROSSOVER: share of children made by crossover
     double structure_share = 0.5;    // HL_ANSOR_STRUCTURE_SHARE: most of a round one program structure may take
     double first_structure_share = 0.125;  // HL_ANSOR_FIRST_STRUCTURE_SHARE: the same before anything is measured
+    double sketch_coverage_share = 0.25;   // HL_ANSOR_SKETCH_COVERAGE: share of a round for sketches not measured yet
     std::string log;                 // HL_ANSOR_LOG: JSON-lines tuning log (read to resume, appended to)
     std::string pretrain;            // HL_ANSOR_PRETRAIN: pretraining set of other pipelines' programs
     std::string gpu_runner;          // HL_ANSOR_GPU_RUNNER: ansor_gpu_runner's path (measure/gpu_runner_location.h)

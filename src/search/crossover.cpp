@@ -36,6 +36,7 @@ std::optional<CrossoverChild> crossover(const State &first, const State &second,
                                         RandomAnnotator &annotator, std::mt19937_64 &rng) {
     const PipelineDAG &dag = first.dag();
     CrossoverChild child{State(dag), {}};
+    if (first.sketch() == second.sketch()) child.state.set_sketch(first.sketch());
     LoopNest m(dag);
     // Consumers before producers, the order groups replay in.
     for (int i = (int)dag.nodes().size() - 1; i >= 0; i--) {

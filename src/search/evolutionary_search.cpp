@@ -88,12 +88,14 @@ std::vector<State> EvolutionarySearch::next_generation(const std::vector<State> 
 
 std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, int count,
                                               const std::set<std::string> &exclude, std::mt19937_64 &rng) {
-    return search(seeds, count, exclude, rng, options_.max_structure_share);
+    Selection selection;
+    selection.structure_share = options_.max_structure_share;
+    return search(seeds, count, exclude, rng, selection);
 }
 
 std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, int count,
                                               const std::set<std::string> &exclude, std::mt19937_64 &rng,
-                                              double structure_share) {
+                                              const Selection &selection) {
     if (count <= 0) return {};
     auto start = std::chrono::steady_clock::now();
     std::vector<State> population;
@@ -109,9 +111,9 @@ std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, i
         }
     }
 
-    // The best unmeasured programs of every generation: per structure, its
-    // `count` best predicted (more cannot be returned). Ties, as with an
-    // untrained model, are broken by a random draw, not by key text.
+    // The best unmeasured programs of every generation: per structure and
+    // sketch, its `count` best predicted (more cannot be returned). Ties, as
+    // with an untrained model, are broken by a random draw, not by key text.
     struct Candidate {
         double score, tie;
         std::string structure;
@@ -129,9 +131,12 @@ std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, i
             if (exclude.count(key) || best.count(key)) continue;
             best.emplace(key, Candidate{pred[i].score, tie(rng), pop[i].structure_key(), pop[i]});
         }
-        // Trim each structure to its `count` best.
+        // Trim each structure of each sketch to its `count` best.
         std::map<std::string, std::vector<std::pair<const Candidate *, std::string>>> by_structure;
-        for (const auto &kv : best) by_structure[kv.second.structure].push_back({&kv.second, kv.first});
+        for (const auto &kv : best) {
+            const std::string group = std::to_string(kv.second.state.sketch()) + " " + kv.second.structure;
+            by_structure[group].push_back({&kv.second, kv.first});
+        }
         for (auto &kv : by_structure) {
             auto &v = kv.second;
             if ((int)v.size() <= count) continue;
@@ -150,13 +155,25 @@ std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, i
     std::vector<const Candidate *> ranked;
     for (const auto &kv : best) ranked.push_back(&kv.second);
     std::sort(ranked.begin(), ranked.end(), better);
-    // Best predicted first, skipping a structure that has its share; what
-    // the cap left out fills the rest when nothing else is left.
-    const int cap = std::max(1, (int)std::ceil(structure_share * count));
-    std::map<std::string, int> taken;
     std::vector<const Candidate *> chosen, skipped;
+    std::map<std::string, int> taken;  // picks per structure
+    // The best of each uncovered sketch, best first, up to the slots.
+    std::set<int> covered;
+    std::set<const Candidate *> covering;
+    for (const Candidate *c : ranked) {
+        if ((int)chosen.size() >= std::min(count, selection.coverage_slots)) break;
+        const int sketch = c->state.sketch();
+        if (!selection.uncovered_sketches.count(sketch) || !covered.insert(sketch).second) continue;
+        chosen.push_back(c);
+        covering.insert(c);
+        taken[c->structure]++;
+    }
+    // Then best predicted first, skipping a structure that has its share;
+    // what the cap left out fills the rest when nothing else is left.
+    const int cap = std::max(1, (int)std::ceil(selection.structure_share * count));
     for (const Candidate *c : ranked) {
         if ((int)chosen.size() == count) break;
+        if (covering.count(c)) continue;
         if (taken[c->structure] < cap) {
             taken[c->structure]++;
             chosen.push_back(c);

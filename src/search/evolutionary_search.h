@@ -32,6 +32,24 @@ struct EvolutionOptions {
     // model then ranks from other pipelines' programs only, and a first
     // round spread over many structures is what its fine-tuning learns from.
     double first_round_structure_share = 0.125;
+    // After the first round, this share of each round goes to sketches no
+    // program has been measured from yet (see Selection::coverage_slots); the
+    // first round gives them all of its evolved picks. 0: no coverage.
+    double sketch_coverage_share = 0.25;
+};
+
+// How search() picks its programs from the best predicted ones.
+struct Selection {
+    // At most this share of the picks have one structure
+    // (State::structure_key) while programs of other structures are on offer.
+    double structure_share = 0.5;
+    // Sketches (ProgramSampler indices) that no measured program came from.
+    // Up to `coverage_slots` picks go to the best predicted program of each,
+    // the best of them first, before the others are picked by prediction: a
+    // sketch the model ranks low from other pipelines' data is still
+    // measured once, and the model then learns what it is worth here.
+    std::set<int> uncovered_sketches;
+    int coverage_slots = 0;
 };
 
 struct EvolutionStats {
@@ -51,9 +69,9 @@ public:
     // the first generation.
     std::vector<State> search(const std::vector<State> &seeds, int count, const std::set<std::string> &exclude,
                               std::mt19937_64 &rng);
-    // The same with `structure_share` in place of max_structure_share.
+    // The same, picked as `selection` says.
     std::vector<State> search(const std::vector<State> &seeds, int count, const std::set<std::string> &exclude,
-                              std::mt19937_64 &rng, double structure_share);
+                              std::mt19937_64 &rng, const Selection &selection);
 
     const EvolutionStats &stats() const { return stats_; }
 

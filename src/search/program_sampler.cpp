@@ -9,8 +9,10 @@ std::optional<State> ProgramSampler::sample(std::mt19937_64 &rng) const {
     // consumers that read inputs unclamped): keep drawing.
     for (int attempt = 0; attempt < 512; attempt++) {
         try {
-            State s = annotator_.annotate(sketches_[pick(rng)], rng);
+            const size_t index = pick(rng);
+            State s = annotator_.annotate(sketches_[index], rng);
             s.replay();
+            s.set_sketch((int)index);
             return s;
         } catch (const InvalidState &) {
             // Some draws do not fit (a location the footprint rules out); draw again.

@@ -56,6 +56,7 @@ TunerOptions tuner_options(const Options &o, size_t funcs) {
     t.evolution.crossover_share = o.crossover_share;
     t.evolution.max_structure_share = o.structure_share;
     t.evolution.first_round_structure_share = o.first_structure_share;
+    t.evolution.sketch_coverage_share = o.sketch_coverage_share;
     t.seed = o.seed;
     return with_policy(t, o.search);
 }
@@ -111,6 +112,7 @@ std::string describe(const SessionSettings &s) {
       << "evolution.crossover_share=" << s.tuner.evolution.crossover_share << "\n"
       << "evolution.max_structure_share=" << s.tuner.evolution.max_structure_share << "\n"
       << "evolution.first_round_structure_share=" << s.tuner.evolution.first_round_structure_share << "\n"
+      << "evolution.sketch_coverage_share=" << s.tuner.evolution.sketch_coverage_share << "\n"
       << "cost_model=" << choice_name(s.cost_model) << "\n"
       << "model_objective=" << choice_name(s.model_objective) << "\n"
       << "log=" << s.log << "\n"

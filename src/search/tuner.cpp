@@ -33,6 +33,7 @@ void Tuner::consider(const TrialRecord &t) {
 }
 
 void Tuner::add_history(const std::vector<TrialRecord> &history) {
+    if (!history.empty()) resumed_ = true;
     std::vector<State> states;
     std::vector<MeasureResult> results;
     for (const auto &t : history) {
@@ -91,10 +92,21 @@ std::vector<State> Tuner::pick_candidates(int count, std::mt19937_64 &rng) {
             for (size_t i = 0; i < best.size() && i < n_seeds; i++) seeds.push_back(best[i]->state);
         }
         // Nothing of this pipeline measured yet (no history, no trial): the
-        // first round's cap.
-        const double share = measured_.empty() ? options_.evolution.first_round_structure_share
-                                               : options_.evolution.max_structure_share;
-        for (auto &s : evolution_.search(seeds, count - n_random, keys, rng, share)) {
+        // first round's cap, and the first round's picks spread over the
+        // sketches. A resumed search measured its sketches before.
+        const bool first_round = measured_.empty();
+        const int evolved = count - n_random;
+        Selection selection;
+        selection.structure_share = first_round ? options_.evolution.first_round_structure_share
+                                                : options_.evolution.max_structure_share;
+        if (!resumed_ && options_.evolution.sketch_coverage_share > 0) {
+            for (int i = 0; i < (int)sampler_.sketches().size(); i++) {
+                if (!measured_sketches_.count(i)) selection.uncovered_sketches.insert(i);
+            }
+            selection.coverage_slots =
+                first_round ? evolved : (int)std::ceil(options_.evolution.sketch_coverage_share * evolved);
+        }
+        for (auto &s : evolution_.search(seeds, evolved, keys, rng, selection)) {
             keys.insert(s.key());
             picked.push_back(std::move(s));
         }
@@ -129,6 +141,7 @@ TuningOutcome Tuner::run_more(int trials) {
         for (size_t i = 0; i < candidates.size(); i++) {
             TrialRecord t{candidates[i], results[i]};
             consider(t);
+            if (candidates[i].sketch() >= 0) measured_sketches_.insert(candidates[i].sketch());
             outcome_.trials.push_back(t);
             if (!t.result.ok) outcome_.failures++;
             done++;

@@ -86,6 +86,8 @@ private:
     TunerOptions options_;
     EvolutionarySearch evolution_;
     std::set<std::string> measured_;          // keys of every measured program
+    std::set<int> measured_sketches_;         // sketches this run has measured a program of
+    bool resumed_ = false;                    // history was added (its programs' sketches are unknown)
     std::vector<State> suggested_;            // suggest()ed, not yet picked
     std::vector<TrialRecord> successes_;      // history and this run, ok results only
     TuningOutcome outcome_;

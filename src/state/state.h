@@ -51,12 +51,21 @@ public:
     // structures in each measured batch (see EvolutionOptions).
     std::string structure_key() const;
 
+    // The index of the sketch this program was drawn from (ProgramSampler)
+    // or, through mutations and crossovers of programs of one sketch,
+    // descends from; -1 when unknown (a program loaded from a log, a
+    // crossover of two sketches). Bookkeeping for the search's sketch
+    // coverage: not part of the key, the JSON or the schedule.
+    int sketch() const { return sketch_; }
+    void set_sketch(int index) { sketch_ = index; }
+
 private:
     // steps(), with deferred steps (auto-unroll) moved to the end.
     std::vector<StepPtr> steps_in_replay_order() const;
     int rank(const std::string &func) const;
     const PipelineDAG *dag_;
     std::vector<FuncSteps> groups_;
+    int sketch_ = -1;
 };
 
 }  // namespace ansor

@@ -333,6 +333,7 @@ TEST_CASE("tuner: the first round spreads over more structures than the rounds a
         o.evolution.generations = 1;
         o.evolution.max_structure_share = 0.5;
         o.evolution.first_round_structure_share = first_share;
+        o.evolution.sketch_coverage_share = 0;  // the caps alone
         KeyTimedMeasurer measurer;
         Tuner tuner(m.sampler, m.annotator, annotation(), measurer, model, o);
         auto trials = tuner.run_more(2 * o.measures_per_round).trials;
@@ -348,6 +349,45 @@ TEST_CASE("tuner: the first round spreads over more structures than the rounds a
     CHECK(largest_structure_share(0.125, 1) > 2);   // then up to half the round
     CHECK(largest_structure_share(0.125, 1) <= 8);
     CHECK(largest_structure_share(0.5, 0) > 2);     // the first round's cap is its own option
+}
+
+TEST_CASE("tuner: every sketch is measured early, even one the model ranks last") {
+    Setup m(ansor_test::make_stencil_chain(64, 48, 3));
+    const int sketches = (int)m.sampler.sketches().size();
+    REQUIRE(sketches >= 4);
+    REQUIRE(sketches <= 16 + 4);
+    // The model ranks programs by the sketch they came from: sketch 0 first,
+    // the last sketch last.
+    SyntheticModel model([](const State &s) {
+        return -(double)s.sketch() + std::hash<std::string>()(s.key()) % 1000 * 1e-4;
+    });
+    auto measured_sketches = [&](double coverage_share, int rounds) {
+        TunerOptions o;
+        o.seed = 3;
+        o.epsilon = 0;
+        o.measures_per_round = 16;
+        o.evolution.population = 256;
+        o.evolution.generations = 1;
+        o.evolution.sketch_coverage_share = coverage_share;
+        KeyTimedMeasurer measurer;
+        Tuner tuner(m.sampler, m.annotator, annotation(), measurer, model, o);
+        std::set<int> seen;
+        for (const auto &t : tuner.run_more(rounds * o.measures_per_round).trials) {
+            CHECK(t.state.sketch() >= -1);
+            CHECK(t.state.sketch() < sketches);
+            seen.insert(t.state.sketch());
+        }
+        seen.erase(-1);
+        return seen;
+    };
+    // With coverage the first round takes one program of each sketch, best
+    // ranked first; the rest follow in the next round's coverage share.
+    const std::set<int> first = measured_sketches(0.25, 1);
+    CHECK((int)first.size() == std::min(sketches, 16));
+    const std::set<int> two = measured_sketches(0.25, 2);
+    CHECK((int)two.size() == sketches);
+    // Without it the model's favourites fill the rounds and the last sketch is never measured.
+    CHECK_FALSE(measured_sketches(0, 2).count(sketches - 1));
 }
 
 TEST_CASE("evolution: children of mutation and crossover compute what the reference computes") {

@@ -56,6 +56,9 @@ TEST_CASE("options: malformed values are errors naming the option") {
                          doctest::Contains("HL_ANSOR_STRUCTURE_SHARE"), ansor::UserError);
     CHECK(Options::from_map({{"HL_ANSOR_STRUCTURE_SHARE", "1"}}).structure_share == 1.0);
     CHECK(Options::from_map({{"HL_ANSOR_FIRST_STRUCTURE_SHARE", "0.5"}}).first_structure_share == 0.5);
+    CHECK(Options::from_map({{"HL_ANSOR_SKETCH_COVERAGE", "0"}}).sketch_coverage_share == 0);
+    CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_SKETCH_COVERAGE", "2"}}),
+                         doctest::Contains("HL_ANSOR_SKETCH_COVERAGE"), ansor::UserError);
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_FIRST_STRUCTURE_SHARE", "-1"}}),
                          doctest::Contains("HL_ANSOR_FIRST_STRUCTURE_SHARE"), ansor::UserError);
     CHECK(Options::from_map({{"HL_ANSOR_MODEL_OBJECTIVE", "pairwise"}}).model_objective == ansor::ModelObjective::Pairwise);
@@ -63,7 +66,7 @@ TEST_CASE("options: malformed values are errors naming the option") {
                          doctest::Contains("HL_ANSOR_MODEL_OBJECTIVE='rank' is not one of: square, pairwise"),
                          ansor::UserError);
     // Every option is documented.
-    CHECK(Options::documentation().size() == 31);
+    CHECK(Options::documentation().size() == 32);
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_GPU_RUNNER", ""}}), doctest::Contains("ansor_gpu_runner"),
                          ansor::UserError);
 }

@@ -60,6 +60,7 @@ const std::map<std::string, std::string> &other_values() {
         {"HL_ANSOR_CROSSOVER", "0.4"},
         {"HL_ANSOR_STRUCTURE_SHARE", "0.75"},
         {"HL_ANSOR_FIRST_STRUCTURE_SHARE", "0.3"},
+        {"HL_ANSOR_SKETCH_COVERAGE", "0.5"},
         {"HL_ANSOR_LOG", "tuning.jsonl"},
         {"HL_ANSOR_PRETRAIN", "set.jsonl"},
         {"HL_ANSOR_MODEL", "model.bin"},
