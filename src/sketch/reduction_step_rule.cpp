@@ -22,6 +22,7 @@
 //     intermediate's). The producer's own producers then join it there by
 //     compute_at_consumer_tile's chain.
 #include "sketch/consumer_tile.h"
+#include "sketch/producer_reads.h"
 
 #include "dag/definition_analysis.h"
 
@@ -32,36 +33,6 @@
 namespace ansor {
 
 namespace {
-
-constexpr int kMaxInlineDepth = 4;
-
-// The argument lists with which `consumer`'s last stage reads `producer`,
-// through Funcs `inlined` says are inlined, in the consumer's variables.
-std::vector<std::vector<Halide::Expr>> reads_of(const PipelineDAG &dag, int consumer, const std::string &producer,
-                                                const std::function<bool(int)> &inlined) {
-    std::vector<std::vector<Halide::Expr>> out;
-    std::function<void(const std::vector<CallSite> &, const std::map<std::string, Halide::Expr> &, int)> walk =
-        [&](const std::vector<CallSite> &calls, const std::map<std::string, Halide::Expr> &subst, int depth) {
-            for (const CallSite &c : calls) {
-                std::vector<Halide::Expr> args;
-                for (const Halide::Expr &a : c.args) args.push_back(Halide::Internal::substitute(subst, a));
-                if (c.callee == producer) {
-                    out.push_back(args);
-                    continue;
-                }
-                if (c.callee_is_input || depth >= kMaxInlineDepth) continue;
-                const std::optional<int> j = dag.index_of(c.callee);
-                if (!j || !inlined(*j)) continue;
-                const Node &callee = dag.node(*j);
-                if (callee.stages.size() != 1 || callee.pure_args.size() != args.size()) continue;
-                std::map<std::string, Halide::Expr> inner;
-                for (size_t k = 0; k < args.size(); k++) inner[callee.pure_args[k]] = args[k];
-                walk(callee.stages[0].calls, inner, depth + 1);
-            }
-        };
-    walk(dag.node(consumer).stages.back().calls, {}, 0);
-    return out;
-}
 
 // Whether reduction variable `rvar` of the stage is a window offset: some
 // call adds it to a space variable (nl_means' `clamped(x + wx, y + wy)`, a

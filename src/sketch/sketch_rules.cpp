@@ -1,6 +1,7 @@
 #include "sketch/sketch_rules.h"
 
 #include "sketch/consumer_tile.h"
+#include "sketch/producer_reads.h"
 
 #include <mutex>
 #include <optional>
@@ -247,6 +248,15 @@ std::optional<State> compute_in_consumer_tile(const SketchContext &ctx, const St
     return next;
 }
 
+bool downsampled_by_a_consumer(const PipelineDAG &dag, const State &s, int i) {
+    const std::vector<bool> inlined = s.replay().inlined_nodes();
+    auto is_inlined = [&](int j) { return (bool)inlined[j]; };
+    for (int c : dag.effective_consumers(i, inlined)) {
+        if (reads_at_coarser_scale(dag, c, dag.node(i).name, is_inlined)) return true;
+    }
+    return false;
+}
+
 namespace {
 
 // Producers at the consumer's tile, Halide's classic fusion of stencils
@@ -259,9 +269,15 @@ namespace {
 // all computed at one loop joins them there, so a whole chain of stencils
 // lives in the output's tile; such a chain member takes no other sketch
 // (two choices per chain member would double the sketches per stage), and
-// evolution's compute-location mutation still moves it. A sketch tiles at
-// most one consumer "SS" for this rule: every choice of where to start a
-// tile is a sketch, but not every subset of them (87-Func local Laplacian).
+// evolution's compute-location mutation still moves it. The chain stops at
+// a producer its consumers read at a coarser scale (a pyramid level read
+// by the next, smaller one): each level in the chain would double the
+// region a tile computes, and local Laplacian's eight levels in one tile
+// recomputed most of its finest levels per tile; such a producer is left
+// to the rules after this one (root), where a tile of its own can start.
+// A sketch tiles at most one consumer "SS" for this rule: every choice of
+// where to start a tile is a sketch, but not every subset of them (87-Func
+// local Laplacian).
 class ComputeAtConsumerTile : public SketchRule {
 public:
     std::string name() const override { return "compute_at_consumer_tile"; }
@@ -270,6 +286,7 @@ public:
         if (n.is_output || !n.modelled || n.has_data_reuse) return RuleResult::Pass;
         auto t = consumer_tile(ctx.dag, s, i);
         if (!t || (!t->tile_consumer.empty() && has_two_level_tile(s))) return RuleResult::Pass;
+        if (t->chained && downsampled_by_a_consumer(ctx.dag, s, i)) return RuleResult::Pass;
         if (!compute_in_consumer_tile(ctx, s, i, *t, "")) return RuleResult::Pass;
         return t->chained ? RuleResult::ApplyAndSkipRest : RuleResult::Apply;
     }

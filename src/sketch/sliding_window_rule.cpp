@@ -62,8 +62,10 @@ std::optional<Sliding> slide_in_root_consumer(const SketchContext &ctx, const St
 }
 
 // Node i whose consumers all slide at one loop, stored at one outer loop:
-// it slides with them (a line-buffered chain).
+// it slides with them (a line-buffered chain), unless they read it at a
+// coarser scale (the chain stops there, as compute_at_consumer_tile's does).
 std::optional<Sliding> slide_with_consumers(const SketchContext &ctx, const State &s, int i, const ConsumerTile &t) {
+    if (downsampled_by_a_consumer(ctx.dag, s, i)) return std::nullopt;
     const LoopNest m = s.replay();
     std::optional<Location> store;
     for (int c : ctx.dag.effective_consumers(i, m.inlined_nodes())) {
