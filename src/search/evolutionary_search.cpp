@@ -157,20 +157,24 @@ std::vector<State> EvolutionarySearch::search(const std::vector<State> &seeds, i
     std::sort(ranked.begin(), ranked.end(), better);
     std::vector<const Candidate *> chosen, skipped;
     std::map<std::string, int> taken;  // picks per structure
-    // The best of each uncovered sketch, best first, up to the slots.
+    const int cap = std::max(1, (int)std::ceil(selection.structure_share * count));
+    // The best of each uncovered sketch, best first, up to the slots, within
+    // the structure cap (many sketches share a structure: camera_pipe's 104
+    // have far fewer, and the round should still spread over structures).
     std::set<int> covered;
     std::set<const Candidate *> covering;
     for (const Candidate *c : ranked) {
         if ((int)chosen.size() >= std::min(count, selection.coverage_slots)) break;
         const int sketch = c->state.sketch();
-        if (!selection.uncovered_sketches.count(sketch) || !covered.insert(sketch).second) continue;
+        if (!selection.uncovered_sketches.count(sketch) || covered.count(sketch)) continue;
+        if (taken[c->structure] >= cap) continue;
+        covered.insert(sketch);
         chosen.push_back(c);
         covering.insert(c);
         taken[c->structure]++;
     }
     // Then best predicted first, skipping a structure that has its share;
     // what the cap left out fills the rest when nothing else is left.
-    const int cap = std::max(1, (int)std::ceil(selection.structure_share * count));
     for (const Candidate *c : ranked) {
         if ((int)chosen.size() == count) break;
         if (covering.count(c)) continue;

@@ -324,7 +324,7 @@ TEST_CASE("tuner: the first round spreads over more structures than the rounds a
         return (s.structure_key() == favourite ? 2.0 : 1.0) + std::hash<std::string>()(s.key()) % 1000 * 1e-4;
     };
     SyntheticModel model(score);
-    auto largest_structure_share = [&](double first_share, int round) {
+    auto largest_structure_share = [&](double first_share, int round, double coverage = 0) {
         TunerOptions o;
         o.seed = 3;
         o.epsilon = 0;
@@ -333,7 +333,7 @@ TEST_CASE("tuner: the first round spreads over more structures than the rounds a
         o.evolution.generations = 1;
         o.evolution.max_structure_share = 0.5;
         o.evolution.first_round_structure_share = first_share;
-        o.evolution.sketch_coverage_share = 0;  // the caps alone
+        o.evolution.sketch_coverage_share = coverage;
         KeyTimedMeasurer measurer;
         Tuner tuner(m.sampler, m.annotator, annotation(), measurer, model, o);
         auto trials = tuner.run_more(2 * o.measures_per_round).trials;
@@ -349,6 +349,7 @@ TEST_CASE("tuner: the first round spreads over more structures than the rounds a
     CHECK(largest_structure_share(0.125, 1) > 2);   // then up to half the round
     CHECK(largest_structure_share(0.125, 1) <= 8);
     CHECK(largest_structure_share(0.5, 0) > 2);     // the first round's cap is its own option
+    CHECK(largest_structure_share(0.125, 0, 0.25) <= 2);  // sketch coverage keeps to the cap too
 }
 
 TEST_CASE("tuner: every sketch is measured early, even one the model ranks last") {
