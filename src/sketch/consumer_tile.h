@@ -26,10 +26,10 @@ std::optional<ConsumerTile> consumer_tile(const PipelineDAG &dag, const State &s
 std::optional<State> compute_in_consumer_tile(const SketchContext &ctx, const State &s, int i, const ConsumerTile &t,
                                               const std::string &structure);
 
-// Whether some consumer of node i (reading through inlined Funcs) reads it
-// at a coarser scale than its own (producer_reads.h): a chain of producers
-// in one consumer tile stops there.
-bool downsampled_by_a_consumer(const PipelineDAG &dag, const State &s, int i);
+// Whether some consumer of node i (reading through the Funcs `inlined`
+// marks) reads it at a coarser scale than its own (producer_reads.h): a
+// chain of producers in one consumer tile stops there.
+bool downsampled_by_a_consumer(const PipelineDAG &dag, const std::vector<bool> &inlined, int i);
 
 // Whether a rule already tiled some consumer "SS" for its producers (a
 // sketch tiles at most one consumer that way).

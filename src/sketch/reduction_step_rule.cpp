@@ -27,7 +27,6 @@
 #include "dag/definition_analysis.h"
 
 #include <functional>
-#include <map>
 #include <set>
 
 namespace ansor {

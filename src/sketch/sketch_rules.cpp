@@ -248,8 +248,7 @@ std::optional<State> compute_in_consumer_tile(const SketchContext &ctx, const St
     return next;
 }
 
-bool downsampled_by_a_consumer(const PipelineDAG &dag, const State &s, int i) {
-    const std::vector<bool> inlined = s.replay().inlined_nodes();
+bool downsampled_by_a_consumer(const PipelineDAG &dag, const std::vector<bool> &inlined, int i) {
     auto is_inlined = [&](int j) { return (bool)inlined[j]; };
     for (int c : dag.effective_consumers(i, inlined)) {
         if (reads_at_coarser_scale(dag, c, dag.node(i).name, is_inlined)) return true;
@@ -286,7 +285,7 @@ public:
         if (n.is_output || !n.modelled || n.has_data_reuse) return RuleResult::Pass;
         auto t = consumer_tile(ctx.dag, s, i);
         if (!t || (!t->tile_consumer.empty() && has_two_level_tile(s))) return RuleResult::Pass;
-        if (t->chained && downsampled_by_a_consumer(ctx.dag, s, i)) return RuleResult::Pass;
+        if (t->chained && downsampled_by_a_consumer(ctx.dag, s.replay().inlined_nodes(), i)) return RuleResult::Pass;
         if (!compute_in_consumer_tile(ctx, s, i, *t, "")) return RuleResult::Pass;
         return t->chained ? RuleResult::ApplyAndSkipRest : RuleResult::Apply;
     }

@@ -65,8 +65,8 @@ std::optional<Sliding> slide_in_root_consumer(const SketchContext &ctx, const St
 // it slides with them (a line-buffered chain), unless they read it at a
 // coarser scale (the chain stops there, as compute_at_consumer_tile's does).
 std::optional<Sliding> slide_with_consumers(const SketchContext &ctx, const State &s, int i, const ConsumerTile &t) {
-    if (downsampled_by_a_consumer(ctx.dag, s, i)) return std::nullopt;
     const LoopNest m = s.replay();
+    if (downsampled_by_a_consumer(ctx.dag, m.inlined_nodes(), i)) return std::nullopt;
     std::optional<Location> store;
     for (int c : ctx.dag.effective_consumers(i, m.inlined_nodes())) {
         const ModelFunc &cf = m.func(ctx.dag.node(c).name);

@@ -46,9 +46,10 @@ public:
     std::string key() const { return to_json().dump(); }
     // The program's structure: which Funcs are inlined, computed at root or
     // at which consumer, cache-written or rfactored; not tile sizes, loop
-    // order, the loop a Func is computed at, or annotations. Programs of one
-    // structure are fillings of one sketch; the search keeps several
-    // structures in each measured batch (see EvolutionOptions).
+    // order, the loop a Func is computed at, or annotations. Fillings of one
+    // sketch share a structure, but several sketches may too (they differ
+    // in those loops: see sketch()); the search keeps several structures in
+    // each measured batch (see EvolutionOptions).
     std::string structure_key() const;
 
     // The index of the sketch this program was drawn from (ProgramSampler)
