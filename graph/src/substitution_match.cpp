@@ -15,7 +15,8 @@ using taso::TensorRef;
 namespace {
 
 // The role of a pattern value decides how its taso axes map to graph axes.
-enum Role { kMatrix = 0, kData = 1, kKernel = 2 };
+// kVector: a 1-D bias, the same axis in both.
+enum Role { kMatrix = 0, kData = 1, kKernel = 2, kVector = 3 };
 
 // taso axis -> graph axis.
 int graph_axis(int role, int taso_axis) {
@@ -29,7 +30,7 @@ int graph_axis(int role, int taso_axis) {
 int role_of(const SubstitutionRule &r, const taso::PatternGraph &p, const TensorRef &ref) {
     if (ref.op < 0) return r.input_roles.at(ref.index);
     const taso::PatternOp &op = p.ops.at(ref.op);
-    if (op.kind == OpKind::Conv2d) return kData;
+    if (op.kind == OpKind::Conv2d || op.kind == OpKind::Conv2dBias) return kData;
     if (op.kind == OpKind::Enlarge) return kKernel;
     return role_of(r, p, op.operands.at(0));
 }
@@ -57,8 +58,10 @@ const char *graph_op_of(OpKind k) {
     case OpKind::Concat: return "concat";
     case OpKind::Split: return "split";
     case OpKind::Conv2d: return "conv2d";
+    case OpKind::Conv2dBias: return "conv2d";
     case OpKind::Enlarge: return "enlarge";
     case OpKind::Matmul: return "matmul";
+    case OpKind::MatmulBias: return "dense";
     default: return nullptr;
     }
 }
@@ -98,7 +101,8 @@ std::vector<SubstitutionRule> make_rules(const std::vector<taso::Substitution> &
             }
             for (const auto &in : r.family.inputs) {
                 const bool kernel = in.kind == taso::InputKind::Weight || in.kind == taso::InputKind::IdentityKernel;
-                r.input_roles.push_back(in.shape.size() == 4 ? (kernel ? kKernel : kData) : kMatrix);
+                r.input_roles.push_back(in.shape.size() == 4 ? (kernel ? kKernel : kData)
+                                        : in.shape.size() == 1 ? kVector : kMatrix);
             }
             r.from_types = taso::infer_graph(r.family, r.from);
             r.to_types = taso::infer_graph(r.family, r.to);
@@ -162,9 +166,12 @@ private:
         if ((int)n.outputs.size() != out_count) return false;
         switch (op.kind) {
         case OpKind::Matmul:
+        case OpKind::MatmulBias:
+            // A graph matmul or dense node, with a bias exactly when the
+            // pattern's has one.
             if (n.op != "matmul" && n.op != "dense") return false;
-            return n.inputs.size() == 2 && dense_attrs(n, where).act == Act::kNone &&
-                   g_.tensor(n.inputs[0]).shape.size() == 2;
+            return n.inputs.size() == (op.kind == OpKind::Matmul ? 2u : 3u) &&
+                   dense_attrs(n, where).act == Act::kNone && g_.tensor(n.inputs[0]).shape.size() == 2;
         case OpKind::Transpose:
             return n.op == want && transpose_attrs(n, where).perm == std::vector<int>{1, 0};
         case OpKind::Concat:
@@ -174,8 +181,9 @@ private:
             const int rank = (int)g_.tensor(n.inputs[0]).shape.size();
             return axis_attrs(n, where, rank).axis == graph_axis(role, op.attrs.axis);
         }
-        case OpKind::Conv2d: {
-            if (n.op != want || n.inputs.size() != 2) return false;
+        case OpKind::Conv2d:
+        case OpKind::Conv2dBias: {
+            if (n.op != want || n.inputs.size() != (op.kind == OpKind::Conv2d ? 2u : 3u)) return false;
             const ConvAttrs a = conv_attrs(n, where);
             const Shape &w = g_.tensor(n.inputs[1]).shape;
             const bool act_ok = (a.act == Act::kNone && op.attrs.activation == taso::Activation::None) ||
@@ -204,6 +212,7 @@ private:
             return info.kind == TensorKind::kWeight && info.init == "identity" && info.shape.size() == 4;
         const int role = r_.input_roles[input];
         if (role == kMatrix) return info.shape.size() == 2;
+        if (role == kVector) return info.shape.size() == 1;
         if (role == kData) return info.shape.size() == 4 && info.layout == Layout::kNHWC;
         return info.shape.size() == 4;
     }
@@ -236,9 +245,10 @@ private:
             if (used_.count(ni) || !tried.insert(ni).second) continue;
             const Node &n = g_.nodes[ni];
             if (n.inputs.size() != op.operands.size() || !same_op(op, n)) continue;
-            std::vector<std::vector<int>> orders = {{0, 1}};
-            if (op.operands.size() == 1) orders = {{0}};
-            else if (taso::is_commutative(op.kind) && n.inputs[0] != n.inputs[1]) orders.push_back({1, 0});
+            std::vector<int> in_order(op.operands.size());
+            for (size_t k = 0; k < in_order.size(); k++) in_order[k] = (int)k;
+            std::vector<std::vector<int>> orders = {in_order};
+            if (taso::is_commutative(op.kind) && n.inputs[0] != n.inputs[1]) orders.push_back({1, 0});
             for (const auto &order : orders) {
                 std::vector<int> newly_bound;
                 bool ok = true;
@@ -357,7 +367,8 @@ std::vector<SubstitutionMatch> find_matches(const Graph &g, const SubstitutionRu
     for (const taso::PatternOp &op : rule.from.ops) {
         const char *want = graph_op_of(op.kind);
         if (!want) return {};
-        const bool present = index->ops.count(want) || (op.kind == OpKind::Matmul && index->ops.count("dense"));
+        const bool dense_like = op.kind == OpKind::Matmul || op.kind == OpKind::MatmulBias;
+        const bool present = index->ops.count(want) || (dense_like && (index->ops.count("dense") || index->ops.count("matmul")));
         if (!present) return {};
     }
     return Matcher(g, rule, limit, *index).run();
@@ -416,7 +427,8 @@ Graph apply_match(const Graph &g, const SubstitutionMatch &m) {
             n.attrs = {{"axis", axis}, {"sizes", {left, total - left}}};
             break;
         }
-        case OpKind::Conv2d: {
+        case OpKind::Conv2d:
+        case OpKind::Conv2dBias: {
             const Shape &w = scratch.tensor(n.inputs[1]).shape;
             const bool same = op.attrs.padding == taso::Padding::Same;
             n.attrs = {{"stride", op.attrs.stride},

@@ -26,8 +26,22 @@ Z3Signature::Z3Signature(z3::context &c)
           return c.function("conv2d", dom, T);
       }()),
       enlarge(c.function("enlarge", c.int_sort(), T, T)), identity(c.function("identity_kernel", c.int_sort(), T)),
+      bias_add(c.function("bias_add", T, T, T)), conv_bias_decl([&] {
+          z3::sort_vector dom(c);
+          for (int i = 0; i < 3; i++) dom.push_back(c.int_sort());
+          for (int i = 0; i < 3; i++) dom.push_back(T);
+          return c.function("conv2d_bias", dom, T);
+      }()),
+      matmul_bias(c.function("matmul_bias", T, T, T, T)),
       d0(c.function("d0", T, c.int_sort())), d1(c.function("d1", T, c.int_sort())),
       d2(c.function("d2", T, c.int_sort())), d3(c.function("d3", T, c.int_sort())) {}
+
+z3::expr Z3Signature::conv_bias(const z3::expr &stride, const z3::expr &padding, const z3::expr &activation,
+                                const z3::expr &x, const z3::expr &w, const z3::expr &b) const {
+    z3::expr_vector args(ctx);
+    for (const z3::expr &e : {stride, padding, activation, x, w, b}) args.push_back(e);
+    return conv_bias_decl(args);
+}
 
 z3::expr Z3Signature::dim(int axis, const z3::expr &t) const {
     switch (axis) {
@@ -383,6 +397,39 @@ std::vector<Axiom> operator_axioms() {
         Vars v(S);
         return fwd_if({v.pd, v.x, v.n}, S.d1(v.x) == v.n, S.conv(S.num(1), v.pd, S.num(none), v.x, S.identity(v.n)), v.x);
     });
+
+    // --- layers with a bias ------------------------------------------------------
+    // A biased convolution is the convolution, then the bias along the
+    // channels, then the activation (relu fused or none).
+    add("conv_bias_definition", [none](S_ S) {
+        Vars v(S);
+        return fwd({v.st, v.pd, v.x, v.w, v.z}, S.conv_bias(v.st, v.pd, S.num(none), v.x, v.w, v.z),
+                   S.bias_add(S.conv(v.st, v.pd, S.num(none), v.x, v.w), v.z));
+    });
+    add("conv_bias_relu_definition", [none, relu](S_ S) {
+        Vars v(S);
+        return fwd({v.st, v.pd, v.x, v.w, v.z}, S.conv_bias(v.st, v.pd, S.num(relu), v.x, v.w, v.z),
+                   S.relu(S.bias_add(S.conv(v.st, v.pd, S.num(none), v.x, v.w), v.z)));
+    });
+    // A dense layer is the product, then the bias along the columns.
+    add("matmul_bias_definition", [](S_ S) {
+        Vars v(S);
+        return fwd({v.x, v.w, v.z}, S.matmul_bias(v.x, v.w, v.z), S.bias_add(S.matmul(v.x, v.w), v.z));
+    });
+    // Stacked channels take stacked biases: bias_add([x | y], [b ; c]) =
+    // [bias_add(x, b) | bias_add(y, c)], when b is as long as x has channels.
+    add("bias_add_of_channel_concat", [](S_ S) {
+        Vars v(S);
+        return both_if({v.x, v.y, v.z, v.w}, S.d1(v.x) == S.d0(v.z),
+                       S.bias_add(S.concat(S.num(1), v.x, v.y), S.concat(S.num(0), v.z, v.w)),
+                       S.concat(S.num(1), S.bias_add(v.x, v.z), S.bias_add(v.y, v.w)));
+    });
+    // Stacked rows (batches) share the bias.
+    add("bias_add_of_row_concat", [](S_ S) {
+        Vars v(S);
+        return both({v.x, v.y, v.z}, S.bias_add(S.concat(S.num(0), v.x, v.y), v.z),
+                    S.concat(S.num(0), S.bias_add(v.x, v.z), S.bias_add(v.y, v.z)));
+    });
     return a;
 }
 
@@ -463,6 +510,11 @@ std::vector<Axiom> shape_axioms() {
         z3::expr r = S.enlarge(v.k, v.w);
         z3::expr body = S.d0(r) == S.d0(v.w) && S.d1(r) == S.d1(v.w) && S.d2(r) == v.k && S.d3(r) == v.k;
         return forall_with_patterns(vec({v.k, v.w}), body, {{r}});
+    });
+    add("shape_bias_add", [=](S_ S) {
+        Vars v(S);
+        z3::expr r = S.bias_add(v.x, v.z);
+        return forall_with_patterns(vec({v.x, v.z}), all_axes_equal(S, r, v.x), {{r}});
     });
     add("shape_identity_kernel", [](S_ S) {
         Vars v(S);

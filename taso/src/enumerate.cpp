@@ -33,7 +33,7 @@ struct Enumerator::Impl {
     struct Expr {
         int variant = -1;      // -1: an input
         int input_index = -1;  // for inputs
-        int operands[2] = {-1, -1};
+        int operands[3] = {-1, -1, -1};
         int port = 0;
         bool constant = false;     // derived from constant inputs only
         bool weight_only = false;  // derived from weights and constants only
@@ -45,7 +45,7 @@ struct Enumerator::Impl {
 
     const EnumerationFamily &fam;
     std::vector<Expr> exprs;
-    std::unordered_map<uint64_t, int> interned;  // (variant, a, b) -> first result id or -1
+    std::unordered_map<std::array<int32_t, 4>, int, GraphKeyHash> interned;  // (variant, a, b, c) -> first result id or -1
     int num_inputs = 0;
     int max_ops = 4;
 
@@ -82,20 +82,21 @@ struct Enumerator::Impl {
 
     bool is_input(int id) const { return id < num_inputs; }
 
-    // The first result's id of variant over operands (b = -1 when unary), or
-    // -1 when the operator is ill-shaped.
-    int intern(int variant, int a, int b) {
-        if (exprs.size() + 2 >= (1u << 21)) throw std::runtime_error("too many expressions to enumerate");
-        uint64_t key = ((uint64_t)variant << 42) | ((uint64_t)a << 21) | (uint64_t)(b + 1);
+    // The first result's id of variant over operands (b, c = -1 when the
+    // operator takes fewer), or -1 when the operator is ill-shaped.
+    int intern(int variant, int a, int b, int c = -1) {
+        if (exprs.size() + 2 >= (1u << 30)) throw std::runtime_error("too many expressions to enumerate");
+        std::array<int32_t, 4> key{variant, a, b, c};
         auto it = interned.find(key);
         if (it != interned.end()) return it->second;
         const OpVariant &v = fam.ops[variant];
-        std::vector<const TensorType *> types{&exprs[a].type};
-        std::vector<const Tensor<int64_t> *> values{&exprs[a].value};
-        if (b >= 0) {
-            types.push_back(&exprs[b].type);
-            values.push_back(&exprs[b].value);
-        }
+        std::vector<const TensorType *> types;
+        std::vector<const Tensor<int64_t> *> values;
+        for (int o : {a, b, c})
+            if (o >= 0) {
+                types.push_back(&exprs[o].type);
+                values.push_back(&exprs[o].value);
+            }
         int id = -1;
         std::vector<Expr> results;
         for (int p = 0; p < num_results(v.kind); p++) {
@@ -105,11 +106,15 @@ struct Enumerator::Impl {
             e.variant = variant;
             e.operands[0] = a;
             e.operands[1] = b;
+            e.operands[2] = c;
             e.port = p;
-            e.constant = exprs[a].constant && (b < 0 || exprs[b].constant);
-            e.weight_only = exprs[a].weight_only && (b < 0 || exprs[b].weight_only);
-            e.closure = exprs[a].closure;
-            if (b >= 0) e.closure.insert(e.closure.end(), exprs[b].closure.begin(), exprs[b].closure.end());
+            e.constant = e.weight_only = true;
+            for (int o : {a, b, c})
+                if (o >= 0) {
+                    e.constant = e.constant && exprs[o].constant;
+                    e.weight_only = e.weight_only && exprs[o].weight_only;
+                    e.closure.insert(e.closure.end(), exprs[o].closure.begin(), exprs[o].closure.end());
+                }
             e.closure.push_back((int)exprs.size());  // this operator's first result id
             std::sort(e.closure.begin(), e.closure.end());
             e.closure.erase(std::unique(e.closure.begin(), e.closure.end()), e.closure.end());
@@ -251,15 +256,17 @@ EnumerationResult Enumerator::run(int max_ops) {
             for (int i = 0; i < m.num_inputs; i++) avail.push_back(i);
             for (int i = 0; i < g.count; i++)
                 for (int p = 0; p < m.results_of(g.ops[i]); p++) avail.push_back(g.ops[i] + p);
-            auto try_add = [&](int variant, int a, int b) {
+            auto try_add = [&](int variant, int a, int b, int c) {
                 OpKind kind = m.fam.ops[variant].kind;
                 if (kind == OpKind::Enlarge && !m.is_input(a)) return;
                 if (kind != OpKind::Enlarge && m.exprs[a].constant && (b < 0 || m.exprs[b].constant)) return;
-                // Convolutions take data and a kernel built from weights;
-                // relu applies to data.
-                if (kind == OpKind::Conv2d && (m.exprs[a].weight_only || !m.exprs[b].weight_only)) return;
+                // Convolutions and biased layers take data and a kernel (and
+                // a bias) built from weights; relu applies to data.
+                bool layer = kind == OpKind::Conv2d || kind == OpKind::Conv2dBias || kind == OpKind::MatmulBias;
+                if (layer && (m.exprs[a].weight_only || !m.exprs[b].weight_only)) return;
+                if (c >= 0 && !m.exprs[c].weight_only) return;
                 if (kind == OpKind::Relu && m.exprs[a].weight_only) return;
-                int id = m.intern(variant, a, b);
+                int id = m.intern(variant, a, b, c);
                 if (id < 0) return;
                 for (int i = 0; i < g.count; i++)
                     if (g.ops[i] == id) return;
@@ -278,12 +285,16 @@ EnumerationResult Enumerator::run(int max_ops) {
                 OpKind kind = m.fam.ops[v].kind;
                 for (int a : avail) {
                     if (num_operands(kind) == 1) {
-                        try_add(v, a, -1);
+                        try_add(v, a, -1, -1);
                         continue;
                     }
                     for (int b : avail) {
                         if (is_commutative(kind) && b < a) continue;
-                        try_add(v, a, b);
+                        if (num_operands(kind) == 2) {
+                            try_add(v, a, b, -1);
+                            continue;
+                        }
+                        for (int c : avail) try_add(v, a, b, c);
                     }
                 }
             }

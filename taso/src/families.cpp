@@ -23,8 +23,10 @@ InputFamily make_family(const std::string &name, const std::vector<std::string> 
             in.shape.push_back(parse_dim(dims.substr(i, j - i), f.symbols));
             i = j + 1;
         }
-        if (in.shape.size() != 0 && in.shape.size() != 2 && in.shape.size() != 4)
-            throw std::runtime_error("input entry '" + entry + "': rank must be 0, 2 or 4");
+        if (in.shape.size() == 3 || in.shape.size() > 4)
+            throw std::runtime_error("input entry '" + entry + "': rank must be 0, 1, 2 or 4");
+        if (in.shape.size() == 1 && in.kind != InputKind::Weight)
+            throw std::runtime_error("input entry '" + entry + "': only weights (biases) have rank 1");
         if ((in.kind == InputKind::Scalar) != in.shape.empty())
             throw std::runtime_error("input entry '" + entry + "': only scalars have rank 0");
         f.inputs.push_back(in);
@@ -78,6 +80,42 @@ std::vector<EnumerationFamily> default_families() {
     conv.fingerprint_sizes = {2, 2, 6, 5};
     conv.recheck_sizes = {3, 3, 7, 9};
     out.push_back(conv);
+
+    // Layers with a bias, as networks write them: dense layers sharing an
+    // input (attention's Q, K, V projections), convolutions sharing an input
+    // (a 1x1 beside a 3x3, as in SqueezeNet's fire modules and Inception's
+    // branches). Every layer has its own output size (a bias fits one layer
+    // only), and there are few operators, so that four of them (two layers
+    // merged over concatenated kernels and biases, then split) stay cheap
+    // to enumerate.
+    EnumerationFamily dense;
+    dense.family = make_family("dense_bias", {"A:tensor:m,k", "B:weight:k,n", "C:weight:k,p", "b1:weight:n",
+                                              "b2:weight:p"});
+    dense.ops = {variant(OpKind::MatmulBias), axis(OpKind::Concat, 0), axis(OpKind::Concat, 1),
+                 axis(OpKind::Split, 0), axis(OpKind::Split, 1)};
+    dense.fingerprint_sizes = {3, 2, 4, 5};
+    dense.recheck_sizes = {4, 3, 5, 2};
+    dense.max_ops = 4;
+    out.push_back(dense);
+
+    EnumerationFamily conv_bias;
+    conv_bias.family = make_family("conv_bias", {"X:tensor:b,c,h,w", "W1:weight:o,c,3,3", "W3:weight:p,c,1,1",
+                                                 "W4:weight:q,c,1,1", "b1:weight:o", "b2:weight:p",
+                                                 "b3:weight:q"});
+    for (Activation act : {Activation::None, Activation::Relu}) {
+        OpAttrs a;
+        a.activation = act;
+        conv_bias.ops.push_back(OpVariant{OpKind::Conv2dBias, a});
+    }
+    conv_bias.ops.push_back(OpVariant{OpKind::Enlarge, enlarge});
+    for (int ax : {0, 1}) {
+        conv_bias.ops.push_back(axis(OpKind::Concat, ax));
+        conv_bias.ops.push_back(axis(OpKind::Split, ax));
+    }
+    conv_bias.fingerprint_sizes = {2, 3, 6, 5, 4, 2, 3};
+    conv_bias.recheck_sizes = {3, 2, 7, 9, 5, 4, 6};
+    conv_bias.max_ops = 4;
+    out.push_back(conv_bias);
     return out;
 }
 

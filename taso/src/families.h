@@ -10,6 +10,12 @@
 //           conv2d (stride 1 same none|relu, stride 2 same, stride 1 valid),
 //           ewadd, smul, relu,
 //           concat/split on axes 0 (batch) and 1 (channels), enlarge to 3x3.
+//   dense_bias: A [m,k], weights B [k,n] and C [k,p], biases b1 [n], b2 [p];
+//           matmul_bias, concat/split on axes 0 and 1.
+//   conv_bias: X [b,c,h,w], W1 [o,c,3,3], W3 [p,c,1,1], W4 [q,c,1,1],
+//           biases b1 [o], b2 [p], b3 [q];
+//           conv2d_bias (stride 1 same, none|relu), enlarge to 3x3,
+//           concat/split on axes 0 and 1.
 // A convolution's data operand depends on X and its kernel on weights and
 // constants only; relu applies to data. Kernels are square in channels (c -> c) so that a convolution's result
 // can meet its input in an ewadd, as in residual blocks.
@@ -33,6 +39,10 @@ struct EnumerationFamily {
     // fingerprints, and different ones for the floating-point re-check.
     std::vector<int64_t> fingerprint_sizes;
     std::vector<int64_t> recheck_sizes;
+    // Operators per graph when the generator is not told otherwise: 3, or
+    // 4 for the biased-layer families, whose useful merges need four
+    // (concatenated kernels, concatenated biases, the layer, the split).
+    int max_ops = 3;
 };
 
 std::vector<EnumerationFamily> default_families();

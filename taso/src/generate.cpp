@@ -13,6 +13,7 @@ GenerateCounts &GenerateCounts::operator+=(const GenerateCounts &o) {
     recheck_failed += o.recheck_failed;
     pruned_renaming += o.pruned_renaming;
     pruned_common += o.pruned_common;
+    pruned_weights += o.pruned_weights;
     verified += o.verified;
     rejected += o.rejected;
     pruned_instance += o.pruned_instance;
@@ -61,7 +62,8 @@ GenerateResult generate_substitutions(const GenerateOptions &options) {
     for (const EnumerationFamily &fam : options.families) {
         GenerateCounts c;
         Enumerator enumerator(fam);
-        EnumerationResult er = enumerator.run(options.max_ops);
+        int max_ops = options.max_ops > 0 ? options.max_ops : fam.max_ops;
+        EnumerationResult er = enumerator.run(max_ops);
         c.graphs = er.graphs;
         c.candidates = (int64_t)er.candidates.size();
         if (options.log)
@@ -84,6 +86,10 @@ GenerateResult generate_substitutions(const GenerateOptions &options) {
             if (!equal) {
                 c.recheck_failed++;
                 result.recheck_failed.push_back(make_substitution(fam.family, pair));
+                continue;
+            }
+            if (reads_weights_only(fam.family, pair)) {
+                c.pruned_weights++;
                 continue;
             }
             std::string key = canonical_key(fam.family, pair);
@@ -117,6 +123,7 @@ GenerateResult generate_substitutions(const GenerateOptions &options) {
             options.log(fam.family.name + ": " + std::to_string(c.verified) + " verified, " +
                         std::to_string(c.rejected) + " unproved, " + std::to_string(c.kept()) + " kept");
         result.per_family.emplace_back(fam.family.name, c);
+        result.per_family_max_ops.push_back(max_ops);
         result.total += c;
     }
     return result;

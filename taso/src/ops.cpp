@@ -7,7 +7,8 @@ namespace taso {
 namespace {
 
 const char *const kNames[] = {"matmul", "ewadd", "ewmul", "smul", "relu",
-                              "transpose", "concat", "split", "conv2d", "enlarge"};
+                              "transpose", "concat", "split", "conv2d", "enlarge",
+                              "conv2d_bias", "matmul_bias"};
 
 std::optional<TensorType> fail(std::string *why, const std::string &reason) {
     if (why) *why = reason;
@@ -37,6 +38,9 @@ int num_operands(OpKind kind) {
     case OpKind::Split:
     case OpKind::Enlarge:
         return 1;
+    case OpKind::Conv2dBias:
+    case OpKind::MatmulBias:
+        return 3;
     default:
         return 2;
     }
@@ -52,6 +56,7 @@ std::string attrs_str(OpKind kind, const OpAttrs &a) {
     case OpKind::Split:
         return "axis=" + std::to_string(a.axis);
     case OpKind::Conv2d:
+    case OpKind::Conv2dBias:
         return "stride=" + std::to_string(a.stride) + "," +
                (a.padding == Padding::Same ? "same" : "valid") + "," +
                (a.activation == Activation::Relu ? "relu" : "none");
@@ -140,6 +145,19 @@ std::optional<TensorType> infer_result(OpKind kind, const OpAttrs &attrs,
             r.splits[ax] = t->right_tree;
         }
         return r;
+    }
+    case OpKind::Conv2dBias:
+    case OpKind::MatmulBias: {
+        // The unbiased operator's result, with a bias as long as its
+        // channel (column) axis.
+        const TensorType &b = *in[2];
+        if (b.rank != 1) return fail(why, std::string(op_name(kind)) + " needs a 1-D bias");
+        OpKind plain = kind == OpKind::Conv2dBias ? OpKind::Conv2d : OpKind::Matmul;
+        auto t = infer_result(plain, attrs, {in[0], in[1]}, port, why);
+        if (!t) return t;
+        if (t->dims[1] != b.dims[0]) return fail(why, std::string(op_name(kind)) + " bias length differs from the channels");
+        t->splits[1] = merge_tree(t->splits[1], b.splits[0]);
+        return t;
     }
     case OpKind::Conv2d: {
         const TensorType &x = *in[0], &w = *in[1];

@@ -12,6 +12,10 @@
 //   conv2d(stride, padding, activation; x, w)
 //                         x [n,c,h,w], w [o,c,kh,kw] -> [n,o,h',w']
 //   enlarge(kernel; w)    zero-pads a 1x1 kernel to kernel x kernel (centred)
+//   conv2d_bias(stride, padding, activation; x, w, b)
+//                         conv2d with a per-output-channel bias b [o] added
+//                         before the activation (a network's usual layer)
+//   matmul_bias(a, w, b)  [m,k] x [k,n] + b [n] on every row (a dense layer)
 #pragma once
 
 #include "shape.h"
@@ -21,16 +25,16 @@
 
 namespace taso {
 
-enum class OpKind { Matmul, EwAdd, EwMul, ScalarMul, Relu, Transpose, Concat, Split, Conv2d, Enlarge };
+enum class OpKind { Matmul, EwAdd, EwMul, ScalarMul, Relu, Transpose, Concat, Split, Conv2d, Enlarge, Conv2dBias, MatmulBias };
 enum class Padding { Same = 0, Valid = 1 };
 enum class Activation { None = 0, Relu = 1 };
 
 // Attributes; each operator reads only its own (the rest stay default).
 struct OpAttrs {
     int axis = 0;                         // concat, split
-    int stride = 1;                       // conv2d
-    Padding padding = Padding::Same;      // conv2d
-    Activation activation = Activation::None;  // conv2d
+    int stride = 1;                       // conv2d, conv2d_bias
+    Padding padding = Padding::Same;      // conv2d, conv2d_bias
+    Activation activation = Activation::None;  // conv2d, conv2d_bias
     int kernel = 0;                       // enlarge: the target kernel size
     bool operator==(const OpAttrs &o) const {
         return axis == o.axis && stride == o.stride && padding == o.padding &&

@@ -15,6 +15,10 @@
 //    instance of a smaller one (the shared operator becomes an input).
 //    Unlike TASO we check that replacement numerically: relu(relu(A)) =
 //    relu(A) shares relu(A) but is not implied by anything smaller.
+//  - Weight preparation: neither graph has an operator that reads data
+//    (a tensor input), so both compute weights only (concatenated or
+//    enlarged kernels): a graph optimiser makes those once when it loads
+//    the weights, and rewriting them changes no run's cost.
 //  - Common output operator: both graphs end in one output computed by the
 //    same operator; when each pair of operands that differ (P, Q) is
 //    itself equal (numerically, with equal split trees), the substitution
@@ -41,5 +45,6 @@ bool has_removable_common_subgraph(const InputFamily &family, const CandidatePai
 bool has_common_output_operator(const InputFamily &family, const CandidatePair &pair,
                                 const std::vector<int64_t> &symbol_sizes);
 bool has_identical_output(const InputFamily &family, const CandidatePair &pair);
+bool reads_weights_only(const InputFamily &family, const CandidatePair &pair);
 
 }  // namespace taso

@@ -83,7 +83,7 @@ bool same_tree(const SplitTree &a, const SplitTree &b);
 std::string tree_key(const SplitTree &t, const std::vector<int64_t> &symbol_values);
 
 struct TensorType {
-    int rank = 0;  // 0 (a scalar), 2 or 4
+    int rank = 0;  // 0 (a scalar), 1 (a bias), 2 or 4
     std::array<DimExpr, 4> dims;
     std::array<SplitTree, 4> splits;
 };

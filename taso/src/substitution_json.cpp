@@ -26,6 +26,7 @@ json attrs_json(const PatternOp &op) {
         a["axis"] = op.attrs.axis;
         break;
     case OpKind::Conv2d:
+    case OpKind::Conv2dBias:
         a["stride"] = op.attrs.stride;
         a["padding"] = op.attrs.padding == Padding::Same ? "same" : "valid";
         a["activation"] = op.attrs.activation == Activation::Relu ? "relu" : "none";
@@ -121,7 +122,8 @@ TensorRef parse_ref(const std::string &text, const InputFamily &family, int num_
 OpAttrs parse_attrs(OpKind kind, const json &o, const Where &w) {
     OpAttrs a;
     if (!o.contains("attrs")) {
-        if (kind == OpKind::Concat || kind == OpKind::Split || kind == OpKind::Conv2d || kind == OpKind::Enlarge)
+        if (kind == OpKind::Concat || kind == OpKind::Split || kind == OpKind::Conv2d ||
+            kind == OpKind::Conv2dBias || kind == OpKind::Enlarge)
             w.fail(std::string("missing \"attrs\" for ") + op_name(kind));
         return a;
     }
@@ -129,7 +131,7 @@ OpAttrs parse_attrs(OpKind kind, const json &o, const Where &w) {
     try {
         if (kind == OpKind::Concat || kind == OpKind::Split) a.axis = field(j, "axis", w).get<int>();
         if (kind == OpKind::Enlarge) a.kernel = field(j, "kernel", w).get<int>();
-        if (kind == OpKind::Conv2d) {
+        if (kind == OpKind::Conv2d || kind == OpKind::Conv2dBias) {
             a.stride = field(j, "stride", w).get<int>();
             std::string pad = field(j, "padding", w).get<std::string>();
             std::string act = field(j, "activation", w).get<std::string>();

@@ -14,8 +14,9 @@ namespace {
 
 const char *kUsage =
     "usage: ansor_taso_substitutions [--max-ops N] [--out subst.json] [--timeout-ms T]\n"
-    "                                [--family matrix|conv]... [--show N] [--quiet]\n"
-    "  --max-ops N     operators per graph, 1..4 (default 3; 4 is slow)\n"
+    "                                [--family matrix|conv|dense_bias|conv_bias]... [--show N] [--quiet]\n"
+    "  --max-ops N     operators per graph, 1..4, for every family (default: 3 for matrix and\n"
+    "                  conv, 4 for dense_bias and conv_bias; 4 for conv is slow)\n"
     "  --out FILE      write the kept substitutions as JSON\n"
     "  --timeout-ms T  Z3 time limit per candidate pair (default 2000)\n"
     "  --family NAME   enumerate only this input family (repeatable; default all)\n"
@@ -31,11 +32,11 @@ long parse_number(const std::string &flag, const char *text, long lo, long hi) {
 }
 
 void print_counts(const std::string &label, const taso::GenerateCounts &c) {
-    std::printf("%-7s graphs %lld  candidates %lld  recheck-failed %lld  pruned-before %lld (renaming %lld, common %lld)"
+    std::printf("%-10s graphs %lld  candidates %lld  recheck-failed %lld  pruned-before %lld (weights %lld, renaming %lld, common %lld)"
                 "  verified %lld  rejected %lld  pruned-instances %lld  kept %lld\n",
                 label.c_str(), (long long)c.graphs, (long long)c.candidates, (long long)c.recheck_failed,
-                (long long)(c.pruned_renaming + c.pruned_common), (long long)c.pruned_renaming,
-                (long long)c.pruned_common, (long long)c.verified, (long long)c.rejected,
+                (long long)(c.pruned_weights + c.pruned_renaming + c.pruned_common), (long long)c.pruned_weights,
+                (long long)c.pruned_renaming, (long long)c.pruned_common, (long long)c.verified, (long long)c.rejected,
                 (long long)c.pruned_instance, (long long)c.kept());
 }
 
@@ -75,7 +76,7 @@ int main(int argc, char **argv) {
                         chosen.push_back(f);
                         found = true;
                     }
-                if (!found) throw std::runtime_error("unknown family '" + name + "' (matrix, conv)");
+                if (!found) throw std::runtime_error("unknown family '" + name + "' (matrix, conv, dense_bias, conv_bias)");
             }
             options.families = chosen;
         }
@@ -87,7 +88,10 @@ int main(int argc, char **argv) {
         taso::GenerateResult r = taso::generate_substitutions(options);
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-        std::printf("max ops %d, Z3 timeout %u ms, %.1f s\n", options.max_ops, options.verify.timeout_ms, secs);
+        std::string depths;
+        for (size_t i = 0; i < r.per_family.size(); i++)
+            depths += (i ? ", " : "") + r.per_family[i].first + " " + std::to_string(r.per_family_max_ops[i]);
+        std::printf("max ops: %s; Z3 timeout %u ms, %.1f s\n", depths.c_str(), options.verify.timeout_ms, secs);
         for (const auto &[name, c] : r.per_family) print_counts(name, c);
         print_counts("total", r.total);
         for (long i = 0; i < show && i < (long)r.kept.size(); i++)

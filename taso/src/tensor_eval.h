@@ -177,6 +177,25 @@ Tensor<V> eval_op(OpKind kind, const OpAttrs &attrs, const std::vector<const Ten
                     }
         return r;
     }
+    case OpKind::Conv2dBias:
+    case OpKind::MatmulBias: {
+        // The unbiased operator without activation, then the bias along
+        // axis 1 (channels of [n,o,h,w], columns of [m,n]), then the activation.
+        OpAttrs plain_attrs = attrs;
+        plain_attrs.activation = Activation::None;
+        OpKind plain = kind == OpKind::Conv2dBias ? OpKind::Conv2d : OpKind::Matmul;
+        Tensor<V> r = eval_op<V>(plain, plain_attrs, {in[0], in[1]}, 0);
+        const auto &b = *in[2];
+        need(b.shape.size() == 1 && b.shape[0] == r.shape[1], "bias length");
+        int64_t channels = r.shape[1], inner = 1;
+        for (size_t i = 2; i < r.shape.size(); i++) inner *= r.shape[i];
+        for (size_t i = 0; i < r.data.size(); i++) {
+            V v = A::add(r.data[i], b.data[(size_t)(((int64_t)i / inner) % channels)]);
+            if (kind == OpKind::Conv2dBias && attrs.activation == Activation::Relu && v < V(0)) v = V(0);
+            r.data[i] = v;
+        }
+        return r;
+    }
     case OpKind::Enlarge: {
         const auto &w = *in[0];
         need(w.shape.size() == 4 && w.shape[2] == 1 && w.shape[3] == 1, "1x1 kernel");

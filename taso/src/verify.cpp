@@ -67,6 +67,13 @@ struct Verifier::Impl {
                                        in[0], in[1]));
                 break;
             case OpKind::Enlarge: out.push_back(sig.enlarge(ctx.int_val(at.kernel), in[0])); break;
+            case OpKind::Conv2dBias:
+                out.push_back(sig.conv_bias(ctx.int_val(at.stride),
+                                            ctx.int_val(at.padding == Padding::Same ? kZ3PadSame : kZ3PadValid),
+                                            ctx.int_val(at.activation == Activation::Relu ? kZ3ActRelu : kZ3ActNone),
+                                            in[0], in[1], in[2]));
+                break;
+            case OpKind::MatmulBias: out.push_back(sig.matmul_bias(in[0], in[1], in[2])); break;
             }
             results.push_back(out);
         }

@@ -45,22 +45,36 @@ TEST_CASE("generate: the pipeline's counts on two-operator graphs are pinned") {
     GenerateOptions opts;
     opts.max_ops = 2;
     auto r = generate_substitutions(opts);
-    REQUIRE(r.per_family.size() == 2);
+    REQUIRE(r.per_family.size() == 4);
     const GenerateCounts &m = r.per_family[0].second, &c = r.per_family[1].second;
+    const GenerateCounts &d = r.per_family[2].second, &cb = r.per_family[3].second;
     CHECK(r.per_family[0].first == "matrix");
     CHECK(m.graphs == 682);
     CHECK(m.candidates == 95);
+    CHECK(m.pruned_weights == 0);  // B and C are tensors: nothing is weights only
     CHECK(m.pruned_renaming == 54);
     CHECK(m.verified == 38);
     CHECK(m.rejected == 3);
     CHECK(m.kept() == 35);
     CHECK(c.graphs == 1304);
     CHECK(c.candidates == 378);
-    CHECK(c.pruned_renaming + c.pruned_common == 227);
-    CHECK(c.verified == 128);
-    CHECK(c.kept() == 127);
+    CHECK(c.pruned_weights == 30);
+    CHECK(c.pruned_weights + c.pruned_renaming + c.pruned_common == 250);
+    CHECK(c.verified == 105);
+    CHECK(c.kept() == 105);
+    CHECK(r.per_family[2].first == "dense_bias");
+    CHECK(d.graphs == 141);
+    CHECK(d.candidates == 10);
+    CHECK(d.pruned_weights == 6);
+    CHECK(d.verified == 3);
+    CHECK(r.per_family[3].first == "conv_bias");
+    CHECK(cb.graphs == 335);
+    CHECK(cb.candidates == 22);
+    CHECK(cb.pruned_weights == 10);
+    CHECK(cb.verified == 8);
     // Every candidate is accounted for exactly once.
-    for (const GenerateCounts *k : {&m, &c})
-        CHECK(k->candidates == k->recheck_failed + k->pruned_renaming + k->pruned_common + k->verified + k->rejected);
+    for (const GenerateCounts *k : {&m, &c, &d, &cb})
+        CHECK(k->candidates == k->recheck_failed + k->pruned_weights + k->pruned_renaming + k->pruned_common +
+                                   k->verified + k->rejected);
     CHECK((int64_t)r.kept.size() == r.total.kept());
 }

@@ -24,7 +24,8 @@ TEST_CASE("json: generated substitutions survive a round trip and hold at new si
     REQUIRE(loaded.size() == r.kept.size());
     for (size_t i = 0; i < loaded.size(); i++) {
         CHECK(describe(loaded[i]) == describe(r.kept[i]));
-        std::map<std::string, int64_t> sizes{{"m", 5}, {"k", 3}, {"n", 2}, {"b", 2}, {"c", 3}, {"h", 9}, {"w", 6}};
+        std::map<std::string, int64_t> sizes{{"m", 5}, {"k", 3}, {"n", 2}, {"b", 2}, {"c", 3}, {"h", 9}, {"w", 6},
+                                             {"o", 4}, {"p", 3}, {"q", 5}};
         std::map<std::string, int64_t> needed;
         for (int s = 0; s < loaded[i].family.symbols.size(); s++) {
             const std::string &name = loaded[i].family.symbols.name(s);
