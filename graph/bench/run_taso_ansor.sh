@@ -15,7 +15,7 @@
 # usage: graph/bench/run_taso_ansor.sh GRAPH.json TRIALS [OUT_DIR]
 #   environment: BUILD (the build directory, default build),
 #                SUBSTITUTIONS (a substitution file; default: generated into
-#                OUT_DIR with ansor_taso_substitutions --max-ops 3),
+#                OUT_DIR with ansor_taso_substitutions at each family's depth),
 #                ALPHA (1.05), BUDGET (graphs expanded per search, 100),
 #                THREADS (2), REPEATS (whole-network runs timed, 10).
 # Tuning and timing load the machine: run it where nothing else runs.
@@ -48,7 +48,7 @@ mkdir -p "$out"
 out=$(realpath "$out")
 subs=${SUBSTITUTIONS:-$out/substitutions.json}
 if [[ ! -f $subs ]]; then
-    "$build/taso/ansor_taso_substitutions" --max-ops 3 --quiet --out "$subs"
+    "$build/taso/ansor_taso_substitutions" --quiet --out "$subs"
 fi
 half=$((trials / 2))
 rest=$((trials - half))

@@ -1,6 +1,7 @@
 #include "kernel_cost_tiers.h"
 
 #include "dag/pipeline_dag.h"
+#include "default_schedule.h"
 #include "measure/pipeline_runner.h"
 #include "records/tuning_log.h"
 #include "util/target.h"
@@ -11,6 +12,8 @@
 #include <fstream>
 
 namespace ansor_graph {
+
+const char *const MeasuredKernelCosts::kScheduleName = "default (the executor's, for kernels without a record)";
 
 struct LogKernelCosts::Impl {
     ansor::TuningLog log;
@@ -52,8 +55,10 @@ MeasuredKernelCosts::MeasuredKernelCosts(const std::string &cache_path, const Ke
     if (!j.is_object() || j.value("format", "") != "ansor-kernel-costs" || !j.contains("costs") ||
         !j["costs"].is_object())
         throw GraphError(cache_path_ + ": not a kernel cost cache (format \"ansor-kernel-costs\" with \"costs\")");
-    if (j.value("target", "") != options_.target || j.value("threads", 0) != options_.threads) {
-        std::fprintf(stderr, "ansor: warning: %s was measured for another target or thread count; ignored\n",
+    if (j.value("target", "") != options_.target || j.value("threads", 0) != options_.threads ||
+        j.value("schedule", "") != kScheduleName) {
+        std::fprintf(stderr,
+                     "ansor: warning: %s was measured for another target, thread count or schedule; ignored\n",
                      cache_path_.c_str());
         return;
     }
@@ -71,7 +76,10 @@ std::optional<KernelCost> MeasuredKernelCosts::cost(const KernelCall &call) {
     const Halide::Target target(options_.target);
     ansor_tasks::GeneratorPipeline p = ansor_tasks::build_generator_pipeline(call.generator, call.params, target);
     ansor::PipelineDAG dag(p.outputs(), options_.threads);
-    ansor::PipelineRunner runner(dag, nullptr, ansor::measurement_target(target));
+    // Timed as the executor runs a kernel the log does not know.
+    Halide::Pipeline scheduled = ansor::scheduled_pipeline(dag, nullptr);
+    default_schedule(scheduled, dag, options_.threads);
+    ansor::PipelineRunner runner(dag, scheduled, ansor::measurement_target(target));
     runner.compile();
     runner.run();  // warm-up
     double best = INFINITY;
@@ -91,7 +99,7 @@ void MeasuredKernelCosts::save() const {
     nlohmann::json j = {{"format", "ansor-kernel-costs"},
                         {"target", options_.target},
                         {"threads", options_.threads},
-                        {"schedule", "reference (every Func at root)"},
+                        {"schedule", kScheduleName},
                         {"costs", ms_}};
     const std::string tmp = cache_path_ + ".tmp";
     {

@@ -5,10 +5,10 @@
 //   LogKernelCosts       the tuning log's best time for the kernel's pipeline
 //                        key on the target (the record the executor would
 //                        apply: TuningLog::best, as ansor_network_run does);
-//   MeasuredKernelCosts  the kernel compiled with the reference schedule
-//                        (every Func at root, ansor::PipelineRunner with no
-//                        state) and timed once: the best of a few runs after a
-//                        warm-up. Kept in memory and, with a cache file, on
+//   MeasuredKernelCosts  the kernel compiled with the executor's default
+//                        schedule (default_schedule.h: what the executor runs
+//                        for a kernel the log does not know) and timed once:
+//                        the best of a few runs after a warm-up. Kept in memory and, with a cache file, on
 //                        disk, so that a kernel is measured once across runs.
 //
 // ConstantKernelCosts prices every kernel alike (the search then minimises
@@ -49,9 +49,12 @@ private:
 
 class MeasuredKernelCosts : public KernelCostProvider {
 public:
-    // cache_path empty: in memory only. A cache written for another target
-    // or thread count is ignored (with a warning on stderr).
+    // cache_path empty: in memory only. A cache written for another target,
+    // thread count or schedule is ignored (with a warning on stderr).
     MeasuredKernelCosts(const std::string &cache_path, const KernelCostOptions &options, int repeats = 5);
+    // The schedule timed, as the cache file's "schedule" names it (a cache
+    // of another schedule's times is ignored).
+    static const char *const kScheduleName;
     std::optional<KernelCost> cost(const KernelCall &call) override;
     int measured() const { return measured_; }  // kernels timed by this object
 

@@ -28,7 +28,8 @@ TEST_CASE("measured tier: a cache file prices its kernels without measuring") {
     for (const KernelCall &c : lower_graph(g).calls) costs[c.key()] = ms++;
     // The matmul and the dense node are one kernel (the same key, priced 2); relu 3.
     REQUIRE(costs.size() == 2);
-    json cache = {{"format", "ansor-kernel-costs"}, {"target", options.target}, {"threads", options.threads}, {"costs", costs}};
+    json cache = {{"format", "ansor-kernel-costs"}, {"target", options.target}, {"threads", options.threads},
+                  {"schedule", MeasuredKernelCosts::kScheduleName}, {"costs", costs}};
     const std::string path = write_temp("costs.json", cache.dump());
     MeasuredKernelCosts measured(path, options);
     GraphCost c = graph_cost(g, measured);
@@ -44,7 +45,7 @@ TEST_CASE("measured tier: a malformed cache file is an error naming it") {
     const std::string wrong = write_temp("bad2.json", R"({"format": "something else", "costs": {}})");
     const std::string bad_cost = write_temp(
         "bad3.json", json({{"format", "ansor-kernel-costs"}, {"target", options.target}, {"threads", options.threads},
-                           {"costs", {{"k", "fast"}}}})
+                           {"schedule", MeasuredKernelCosts::kScheduleName}, {"costs", {{"k", "fast"}}}})
                          .dump());
     for (const auto &p : {not_json, wrong, bad_cost}) {
         try {
