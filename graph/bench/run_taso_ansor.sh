@@ -5,19 +5,21 @@
 #
 #   (a) original: the graph's task file tuned with T trials, then run;
 #   (b) joint:    optimise the graph with default costs (the kernels measured
-#                 with the reference schedule), tune the optimised graph's
+#                 with the executor's default schedule), tune the optimised graph's
 #                 tasks with T/2 trials, optimise again with the tuned costs
 #                 (the log's times), tune the new graph's tasks with the
 #                 remaining T - T/2 trials (into the same log), run it.
 #
-# Prints both end-to-end latencies and the substitutions that fired.
+# Prints both end-to-end latencies, timed in interleaved rounds at the end,
+# their ratio, and the substitutions that fired.
 #
 # usage: graph/bench/run_taso_ansor.sh GRAPH.json TRIALS [OUT_DIR]
 #   environment: BUILD (the build directory, default build),
 #                SUBSTITUTIONS (a substitution file; default: generated into
 #                OUT_DIR with ansor_taso_substitutions at each family's depth),
 #                ALPHA (1.05), BUDGET (graphs expanded per search, 100),
-#                THREADS (2), REPEATS (whole-network runs timed, 10).
+#                THREADS (2), REPEATS (whole-network runs timed per round, 10),
+#                ROUNDS (interleaved timing rounds of both graphs, 3).
 # Tuning and timing load the machine: run it where nothing else runs.
 set -euo pipefail
 
@@ -38,6 +40,7 @@ alpha=${ALPHA:-1.05}
 budget=${BUDGET:-100}
 threads=${THREADS:-2}
 repeats=${REPEATS:-10}
+rounds=${ROUNDS:-3}
 tune=$build/apps/tune_tasks/ansor_tune_tasks
 run=$build/graph/ansor_network_run
 optimize=$build/graph/ansor_graph_optimize
@@ -72,13 +75,29 @@ echo "== (b) joint: optimise again with the tuned costs, tune the rest ($rest tr
 "$optimize" --graph "$graph" --substitutions "$subs" --log "$out/joint.jsonl" \
     --cost-cache "$out/default_costs.json" --alpha "$alpha" --budget "$budget" --threads "$threads" \
     --out "$out/joint2.json" --tasks-out "$out/joint2_tasks.json" | tee "$out/joint2_optimize.txt"
-"$tune" --tasks "$out/joint2_tasks.json" --log "$out/joint.jsonl" --trials "$rest" \
+# The budget counts the records already in the log: the first round's half
+# and this round's rest make the total.
+"$tune" --tasks "$out/joint2_tasks.json" --log "$out/joint.jsonl" --trials "$trials" \
     --parallelism "$threads" > "$out/joint2_tune.txt"
 "$run" --graph "$out/joint2.json" --log "$out/joint.jsonl" --threads "$threads" --repeats "$repeats" \
     | tee "$out/joint_run.txt"
 
+# The two latencies compared: both networks timed in interleaved rounds,
+# nothing else running, the best of each network's rounds.
+echo "== timing both, $rounds interleaved rounds of $repeats runs"
+for ((r = 1; r <= rounds; r++)); do
+    "$run" --graph "$graph" --log "$out/original.jsonl" --threads "$threads" --repeats "$repeats" --no-check \
+        > "$out/original_round$r.txt"
+    "$run" --graph "$out/joint2.json" --log "$out/joint.jsonl" --threads "$threads" --repeats "$repeats" --no-check \
+        > "$out/joint_round$r.txt"
+    echo "round $r: original $(latency "$out/original_round$r.txt"), joint $(latency "$out/joint_round$r.txt")"
+done
+best_of() { for ((r = 1; r <= rounds; r++)); do latency "$out/$1_round$r.txt"; done | sort -g | head -1 | cut -d' ' -f1; }
+original_ms=$(best_of original)
+joint_ms=$(best_of joint)
 echo "== summary ($(basename "$graph"), $trials trials in all)"
-echo "original graph, tuned:        $(latency "$out/original_run.txt")"
-echo "joint (TASO + Ansor), tuned:  $(latency "$out/joint_run.txt")"
+echo "original graph, tuned:        $original_ms ms"
+echo "joint (TASO + Ansor), tuned:  $joint_ms ms"
+echo "speedup of the joint graph:   $(awk -v a="$original_ms" -v b="$joint_ms" 'BEGIN { printf "%.2fx", a / b }')"
 echo "substitutions that fired in the final graph search:"
 sed -n '/^substitutions that fired/,/^cost after/p' "$out/joint2_optimize.txt" | sed '1d;$d'
