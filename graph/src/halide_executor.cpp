@@ -150,6 +150,28 @@ void GraphExecutor::run() {
     for (auto &s : steps_) {
         if (!s->on_weights) s->realize();
     }
+    windows_stale_ = true;
+}
+
+const TensorMap &GraphExecutor::tensors() const {
+    if (!windows_stale_) return tensors_;
+    for (const auto &[part, window] : lowered_.windows) {
+        auto whole = tensors_.find(window.tensor), dense = tensors_.find(part);
+        if (whole == tensors_.end() || dense == tensors_.end()) continue;  // before bind()
+        // Walk the part in its own (dense) order, reading the window.
+        Halide::Buffer<float> from(whole->second.data() + window.offset, (int)window.dims.size(), window.dims.data());
+        float *to = dense->second.data();
+        from.for_each_element([&](const int *pos) {
+            int64_t i = 0, stride = 1;
+            for (size_t d = 0; d < window.dims.size(); d++) {
+                i += (int64_t)pos[d] * stride;
+                stride *= window.dims[d].extent;
+            }
+            to[i] = from(pos);
+        });
+    }
+    windows_stale_ = false;
+    return tensors_;
 }
 
 }  // namespace ansor_graph

@@ -43,8 +43,10 @@ public:
     void bind(const TensorMap &declared);
     // One whole-network run: every call but those bind() made.
     void run();
-    // Every tensor, after run(): inputs, weights, intermediates, outputs.
-    const TensorMap &tensors() const { return tensors_; }
+    // Every tensor, after run(): inputs, weights, intermediates, outputs
+    // (a part kept inside its concat or split, LoweredGraph::windows, is
+    // gathered from its window here, not in run()).
+    const TensorMap &tensors() const;
     const std::vector<KernelReport> &kernels() const { return reports_; }
     size_t call_count() const;       // per run
     size_t load_call_count() const;  // made by bind()
@@ -57,7 +59,8 @@ private:
     std::vector<std::unique_ptr<Kernel>> kernels_;
     std::vector<std::unique_ptr<Step>> steps_;
     std::vector<KernelReport> reports_;
-    TensorMap tensors_;
+    mutable TensorMap tensors_;
+    mutable bool windows_stale_ = true;
 };
 
 }  // namespace ansor_graph

@@ -1,6 +1,7 @@
 #include "op_lowering.h"
 
 #include "op_attrs.h"
+#include "window_copies.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -237,6 +238,7 @@ LoweredGraph lower_graph(const Graph &g) {
         from_weights.insert(n.outputs.begin(), n.outputs.end());
         for (size_t i = first; i < l.out.calls.size(); i++) l.out.calls[i].on_weights = true;
     }
+    elide_channel_copies(g, l.out);
     return l.out;
 }
 

@@ -52,6 +52,9 @@ struct LoweredGraph {
     std::vector<KernelCall> calls;                // in execution order
     std::map<std::string, std::string> aliases;   // reshape output -> the tensor it shares storage with
     std::map<std::string, Shape> zero_tensors;    // zero biases of conv2d / dense nodes without one
+    // Parts of a last-axis concat or split kept inside the whole, with no
+    // storage or copy of their own (window_copies.h): part -> its window.
+    std::map<std::string, View> windows;
 };
 
 LoweredGraph lower_graph(const Graph &g);
