@@ -99,5 +99,8 @@ echo "== summary ($(basename "$graph"), $trials trials in all)"
 echo "original graph, tuned:        $original_ms ms"
 echo "joint (TASO + Ansor), tuned:  $joint_ms ms"
 echo "speedup of the joint graph:   $(awk -v a="$original_ms" -v b="$joint_ms" 'BEGIN { printf "%.2fx", a / b }')"
+if grep -q '^substitutions that fired: 0$' "$out/joint2_optimize.txt"; then
+    echo "no substitution fired: the joint graph is the original one, and the ratio is the spread of two tuning runs"
+fi
 echo "substitutions that fired in the final graph search:"
 sed -n '/^substitutions that fired/,/^cost after/p' "$out/joint2_optimize.txt" | sed '1d;$d'
