@@ -49,5 +49,4 @@ void default_schedule(Halide::Pipeline &p, const ansor::PipelineDAG &dag, int th
     }
 }
 
-
 }  // namespace ansor_graph

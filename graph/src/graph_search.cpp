@@ -71,11 +71,7 @@ SearchResult search_graph(const Graph &g, const std::vector<SubstitutionRule> &r
                 }
                 auto steps = std::make_shared<std::vector<std::string>>(*c.steps);
                 steps->push_back(m.describe(*c.graph));
-                // A better graph must cost less by more than the rounding of
-                // a sum taken in another order: a rewrite of weight
-                // preparation alone (a bias split out of a concat of biases)
-                // changes no kernel and must not count as an improvement.
-                if (next_cost < r.best_cost * (1 - 1e-9)) {
+                if (next_cost < r.best_cost) {
                     r.best = next;
                     r.best_cost = next_cost;
                     r.steps = *steps;

@@ -8,7 +8,6 @@
 #include "util/target.h"
 
 #include <algorithm>
-#include <set>
 
 namespace ansor_graph {
 
@@ -34,7 +33,6 @@ struct GraphExecutor::Step {
         kernel->pipeline.realize(r, kernel->run_target);
     }
 };
-
 
 GraphExecutor::GraphExecutor(const Graph &g, const ExecutorOptions &options) : graph_(g), lowered_(lower_graph(g)) {
     const Halide::Target target(options.target);

@@ -8,8 +8,9 @@
 //   MeasuredKernelCosts  the kernel compiled with the executor's default
 //                        schedule (default_schedule.h: what the executor runs
 //                        for a kernel the log does not know) and timed once:
-//                        the best of a few runs after a warm-up. Kept in memory and, with a cache file, on
-//                        disk, so that a kernel is measured once across runs.
+//                        the best of a few runs after a warm-up. Kept in
+//                        memory and, with a cache file, on disk, so that a
+//                        kernel is measured once across runs.
 //
 // ConstantKernelCosts prices every kernel alike (the search then minimises
 // the number of kernel calls); ansor_graph_optimize --default-cost-ms uses it

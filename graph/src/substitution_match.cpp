@@ -368,7 +368,7 @@ std::vector<SubstitutionMatch> find_matches(const Graph &g, const SubstitutionRu
         const char *want = graph_op_of(op.kind);
         if (!want) return {};
         const bool dense_like = op.kind == OpKind::Matmul || op.kind == OpKind::MatmulBias;
-        const bool present = index->ops.count(want) || (dense_like && (index->ops.count("dense") || index->ops.count("matmul")));
+        const bool present = dense_like ? index->ops.count("dense") || index->ops.count("matmul") : index->ops.count(want);
         if (!present) return {};
     }
     return Matcher(g, rule, limit, *index).run();

@@ -242,13 +242,14 @@ bool has_identical_output(const InputFamily &family, const CandidatePair &pair) 
 
 bool reads_weights_only(const InputFamily &family, const CandidatePair &pair) {
     for (const PatternGraph *g : {&pair.smaller, &pair.larger}) {
+        // Operands come before their users, so one pass finds every operator
+        // that depends on data.
         std::vector<bool> reads_data(g->ops.size(), false);
         for (size_t i = 0; i < g->ops.size(); i++)
             for (const TensorRef &r : g->ops[i].operands)
                 if (r.op < 0 ? family.inputs.at(r.index).kind == InputKind::Tensor : (bool)reads_data.at(r.op))
                     reads_data[i] = true;
-        for (bool d : reads_data)
-            if (d) return false;
+        if (std::find(reads_data.begin(), reads_data.end(), true) != reads_data.end()) return false;
     }
     return true;
 }
