@@ -65,7 +65,7 @@ struct Args {
     double test_share = 0.2;
     std::string target = default_target;
     int importance = 0;  // print this many of the most used features
-    std::string dump;    // write the random split's test predictions here (CSV)
+    std::string dump;    // write the test predictions (random split, or --model) here (CSV)
     bool per_pipeline = false;  // random split: one model per pipeline instead of one for all
     bool leave_one_out = true;  // also evaluate leaving each pipeline out (slow: one model per pipeline)
     ansor::PackSumParams model = search_defaults();  // the search's defaults unless overridden
@@ -392,7 +392,8 @@ void evaluate_leave_one_out(const std::vector<DatasetPipeline> &pipelines, const
 // Every evaluated pipeline (from `first`) ranked by a trained model file,
 // nothing trained here: a shipped model never saw the apps of the
 // evaluation corpus.
-void evaluate_model_file(const std::vector<DatasetPipeline> &pipelines, size_t first, const std::string &path) {
+void evaluate_model_file(const std::vector<DatasetPipeline> &pipelines, size_t first, const std::string &path,
+                         const std::string &dump) {
     const ansor::LoadedModel model = ansor::load_model_file(path);
     std::vector<ansor::ProgramGroup> groups;
     for (size_t p = first; p < pipelines.size(); p++) {
@@ -410,6 +411,7 @@ void evaluate_model_file(const std::vector<DatasetPipeline> &pipelines, size_t f
         return;
     }
     report_held_out("model_file", groups);
+    if (!dump.empty()) dump_predictions(groups, dump);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -442,7 +444,7 @@ int main(int argc, char **argv) {
         }
         t0 = std::chrono::steady_clock::now();
         if (!args.model_file.empty()) {
-            evaluate_model_file(data.pipelines, first_held_out, args.model_file);
+            evaluate_model_file(data.pipelines, first_held_out, args.model_file, args.dump);
             return 0;
         }
         if (args.random_split) evaluate_random_split(data.pipelines, args);

@@ -54,7 +54,7 @@ int feature_index(const std::string &name) {
 
 namespace {
 // Raise when a column keeps its name but is computed differently.
-constexpr int kFeatureRevision = 1;
+constexpr int kFeatureRevision = 2;
 }  // namespace
 
 std::string feature_set_version() {

@@ -24,9 +24,10 @@ struct FeatureExtractor::Impl {
     NestAssembler nests;
     AccessAnalysis access;
     std::vector<int> buffer_order;
+    const double work_scale;
 
     Impl(const PipelineDAG &d, int line)
-        : dag(d), templates(d), nests(templates), access((double)std::max(1, line)) {}
+        : dag(d), templates(d), nests(templates), access((double)std::max(1, line)), work_scale(work_scale_of(d)) {}
 
     void extract(const LoopNest &m, std::vector<StageFeatures> &out);
     void compute(const LoopNest &m, int fi, int s, StageFeatures &out);
@@ -62,11 +63,11 @@ void FeatureExtractor::Impl::compute(const LoopNest &m, int fi, int s, StageFeat
     const IterationCounts c = count_iterations(m, N);
     access.analyse(m, N, index, templates.images(), c.iters);
 
-    write_arithmetic_features(t, c.iters, F);
+    write_arithmetic_features(t, c.iters, work_scale, F);
     write_annotation_features(m, N, F);
-    write_buffer_features(access.buffers(), buffer_order, F);
-    write_allocation_features(f, t, c, F);
-    write_loop_summary_features(f.stages[s], c, F);
+    write_buffer_features(access.buffers(), buffer_order, work_scale, F);
+    write_allocation_features(f, t, c, work_scale, F);
+    write_loop_summary_features(f.stages[s], c, work_scale, F);
     write_intensity_curve_features(access.level_ops_log(), access.level_intensity(), F);
 }
 

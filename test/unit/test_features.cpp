@@ -101,8 +101,11 @@ TEST_CASE("features: a 64^3 matmul tiled 8x8 with an 8-wide vector loop, by hand
     const StageFeatures &u = find(m, fs, mm, 1);
     CAPTURE(dump(u));
     const double N = 8 * 8 * 64 * 8 * 8;  // 2^18 iterations
+    // Counts that grow with the problem are per 1024 points of the
+    // pipeline's largest data: A and B, 2 x 64 x 64 points.
+    const double W = 1024.0 / (2 * 64 * 64);
     // Arithmetic: matmul(x, y) + A(k, y) * B(x, k) is one float multiply-add.
-    CHECK_F(col(u, "float_mad"), lg(N));
+    CHECK_F(col(u, "float_mad"), lg(N * W));
     for (const char *zero : {"float_addsub", "float_mul", "int_addsub", "int_mad", "float_cmp", "select_op", "bool_op"}) {
         CHECK(col(u, zero) == 0);
     }
@@ -124,9 +127,9 @@ TEST_CASE("features: a 64^3 matmul tiled 8x8 with an 8-wide vector loop, by hand
     // definition's: matmul (read-write), A, B.
     // matmul(x, y): index 64*y + x; x_1 moves it by one float.
     CHECK(buf(u, 0, kAccReadWrite) == 1);
-    CHECK_F(buf(u, 0, kBytes), lg(4 * N));
+    CHECK_F(buf(u, 0, kBytes), lg(4 * N * W));
     CHECK_F(buf(u, 0, kUniqueBytes), lg(64 * 64 * 4));
-    CHECK_F(buf(u, 0, kLines), lg(N / 8));         // 8 floats of x_1 share a 64-byte line
+    CHECK_F(buf(u, 0, kLines), lg(N / 8 * W));       // 8 floats of x_1 share a 64-byte line
     CHECK_F(buf(u, 0, kUniqueLines), lg(64 * 64 * 4 / 64));
     CHECK(buf(u, 0, kReuseLoop) == 1);              // k does not move it
     CHECK_F(buf(u, 0, kReuseCt), lg(64));
@@ -134,26 +137,26 @@ TEST_CASE("features: a 64^3 matmul tiled 8x8 with an 8-wide vector loop, by hand
     // Inside k: matmul 8x8 floats, A(k, y) 8 floats, B(x, k) 8 floats.
     CHECK_F(buf(u, 0, kReuseDisBytes), lg(256 + 32 + 32));
     CHECK_F(buf(u, 0, kStride), lg(1));
-    CHECK_F(buf(u, 0, kBytesDReuseCt), lg(4 * N / 64));
+    CHECK_F(buf(u, 0, kBytesDReuseCt), lg(4 * N / 64 * W));
     CHECK_F(buf(u, 0, kUniqueBytesDReuseCt), lg(16384.0 / 64));
-    CHECK_F(buf(u, 0, kLinesDReuseCt), lg(N / 8 / 64));
+    CHECK_F(buf(u, 0, kLinesDReuseCt), lg(N / 8 / 64 * W));
     CHECK_F(buf(u, 0, kUniqueLinesDReuseCt), lg(256.0 / 64));
     // A(k, y): x_1 does not move it (reused 8 times, one iteration apart);
     // the innermost loop that does is y_1, a row of 256 bytes per step.
     CHECK(buf(u, 1, kAccRead) == 1);
-    CHECK_F(buf(u, 1, kBytes), lg(4 * N));
+    CHECK_F(buf(u, 1, kBytes), lg(4 * N * W));
     CHECK_F(buf(u, 1, kUniqueBytes), lg(16384));
-    CHECK_F(buf(u, 1, kLines), lg(8 * 8 * 64 * 8));  // one line per y_1 step, per outer iteration
+    CHECK_F(buf(u, 1, kLines), lg(8 * 8 * 64 * 8 * W));  // one line per y_1 step, per outer iteration
     CHECK_F(buf(u, 1, kUniqueLines), lg(256));
     CHECK(buf(u, 1, kReuseLoop) == 1);
     CHECK_F(buf(u, 1, kReuseCt), lg(8));
     CHECK_F(buf(u, 1, kReuseDisIter), lg(1));
     CHECK_F(buf(u, 1, kReuseDisBytes), lg(12));  // one float of each buffer
     CHECK_F(buf(u, 1, kStride), lg(64));
-    CHECK_F(buf(u, 1, kLinesDReuseCt), lg(32768.0 / 8));
+    CHECK_F(buf(u, 1, kLinesDReuseCt), lg(32768.0 / 8 * W));
     // B(x, k): y_1 does not move it; x_1 walks a line.
     CHECK(buf(u, 2, kAccRead) == 1);
-    CHECK_F(buf(u, 2, kLines), lg(N / 8));
+    CHECK_F(buf(u, 2, kLines), lg(N / 8 * W));
     CHECK(buf(u, 2, kReuseLoop) == 1);
     CHECK_F(buf(u, 2, kReuseCt), lg(8));
     CHECK_F(buf(u, 2, kReuseDisIter), lg(8));
@@ -167,9 +170,9 @@ TEST_CASE("features: a 64^3 matmul tiled 8x8 with an 8-wide vector loop, by hand
     // Allocation (at root), loops, pragma.
     CHECK_F(col(u, "alloc_size"), lg(64 * 64 * 4));
     CHECK_F(col(u, "alloc_inner_prod"), lg(64 * 64));
-    CHECK_F(col(u, "alloc_outer_prod"), lg(1));
-    CHECK_F(col(u, "alloc_prod"), lg(64 * 64));
-    CHECK_F(col(u, "outer_prod"), lg(N));
+    CHECK_F(col(u, "alloc_outer_prod"), lg(W));  // one allocation
+    CHECK_F(col(u, "alloc_prod"), lg(64 * 64 * W));
+    CHECK_F(col(u, "outer_prod"), lg(N * W));
     CHECK(col(u, "num_loops") == 5);
     CHECK_F(col(u, "auto_unroll_max_step"), lg(16));
 
@@ -197,8 +200,8 @@ TEST_CASE("features: a 64^3 matmul tiled 8x8 with an 8-wide vector loop, by hand
     CAPTURE(dump(init));
     CHECK(col(init, "float_mad") == 0);
     CHECK(buf(init, 0, kAccWrite) == 1);
-    CHECK_F(buf(init, 0, kBytes), lg(64 * 64 * 4));
-    CHECK_F(buf(init, 0, kLines), lg(64 * 4));  // a 256-byte row is 4 lines
+    CHECK_F(buf(init, 0, kBytes), lg(64 * 64 * 4 * W));
+    CHECK_F(buf(init, 0, kLines), lg(64 * 4 * W));  // a 256-byte row is 4 lines
     CHECK(buf(init, 0, kReuseNone) == 1);
     CHECK(buf(init, 1, kBytes) == 0);
     CHECK(col(init, "vec_pos_none") == 1);
@@ -226,32 +229,33 @@ TEST_CASE("features: a producer computed inside its consumer's tiles, by hand") 
     const StageFeatures &f = find(m, fs, bx, 0);
     CAPTURE(dump(f));
     const double N = 16 * 10 * 256;
+    const double W = 1024.0 / (258 * 130);  // per 1024 points of the input, the largest buffer
     CHECK(col(f, "num_loops") == 3);
-    CHECK_F(col(f, "outer_prod"), lg(N));
+    CHECK_F(col(f, "outer_prod"), lg(N * W));
     // in(x, y) + in(x + 1, y) + in(x + 2, y): 2 float adds, 2 index adds.
-    CHECK_F(col(f, "float_addsub"), lg(2 * N));
-    CHECK_F(col(f, "int_addsub"), lg(2 * N));
+    CHECK_F(col(f, "float_addsub"), lg(2 * N * W));
+    CHECK_F(col(f, "int_addsub"), lg(2 * N * W));
     // Three reads of `in` make the most bytes; it is read in global
     // coordinates, y_0 stepping 8 rows: 258 x (8 * 15 + 9 + 1) floats.
     CHECK(buf(f, 0, kAccRead) == 1);
-    CHECK_F(buf(f, 0, kBytes), lg(3 * 4 * N));
+    CHECK_F(buf(f, 0, kBytes), lg(3 * 4 * N * W));
     CHECK_F(buf(f, 0, kUniqueBytes), lg(258 * 130 * 4));
     CHECK(buf(f, 0, kReuseSerial) == 1);  // no loop leaves it alone, but 3 reads per iteration
     CHECK_F(buf(f, 0, kReuseCt), lg(2));
     CHECK_F(buf(f, 0, kReuseDisIter), lg(1));
     CHECK_F(buf(f, 0, kReuseDisBytes), lg(3 * 4 + 4));
     // x steps one float: 256 floats are 16 lines, per (y_0, y).
-    CHECK_F(buf(f, 0, kLines), lg(3 * 16 * 10 * 16));
+    CHECK_F(buf(f, 0, kLines), lg(3 * 16 * 10 * 16 * W));
     // Its own buffer is allocated inside y_0 and addressed relative to it.
     CHECK(buf(f, 1, kAccWrite) == 1);
-    CHECK_F(buf(f, 1, kBytes), lg(4 * N));
+    CHECK_F(buf(f, 1, kBytes), lg(4 * N * W));
     CHECK_F(buf(f, 1, kUniqueBytes), lg(256 * 10 * 4));
     CHECK_F(buf(f, 1, kUniqueLines), lg(256 * 10 * 4 / 64));
     CHECK(buf(f, 1, kReuseNone) == 1);  // y_0 recomputes it: no reuse across it
     CHECK_F(col(f, "alloc_size"), lg(256 * 10 * 4));
     CHECK_F(col(f, "alloc_inner_prod"), lg(2560));
-    CHECK_F(col(f, "alloc_outer_prod"), lg(16));
-    CHECK_F(col(f, "alloc_prod"), lg(2560 * 16));
+    CHECK_F(col(f, "alloc_outer_prod"), lg(16 * W));
+    CHECK_F(col(f, "alloc_prod"), lg(2560 * 16 * W));
 
     // blur_y reads blur_x's 10-row window at each y_0.
     const StageFeatures &g = find(m, fs, by, 0);
@@ -259,7 +263,7 @@ TEST_CASE("features: a producer computed inside its consumer's tiles, by hand") 
     CHECK(col(g, "num_loops") == 3);
     int bxi = buf(g, 0, kAccRead) == 1 ? 0 : 1;
     CHECK(buf(g, bxi, kAccRead) == 1);
-    CHECK_F(buf(g, bxi, kBytes), lg(3 * 4 * 256 * 128));
+    CHECK_F(buf(g, bxi, kBytes), lg(3 * 4 * 256 * 128 * W));
     CHECK_F(buf(g, bxi, kUniqueBytes), lg(256 * 10 * 4));
     CHECK(buf(g, bxi, kReuseSerial) == 1);
 }
@@ -285,12 +289,13 @@ TEST_CASE("features: a cache write computed inside the output's tiles, by hand")
     const StageFeatures &u = find(m, fs, intm, 1);
     CAPTURE(dump(u));
     const double N = 8 * 8 * 8 * 8 * 64;
+    const double W = 1024.0 / (2 * 64 * 64);  // per 1024 points of A and B
     CHECK(col(u, "num_loops") == 5);
-    CHECK_F(col(u, "float_mad"), lg(N));
+    CHECK_F(col(u, "float_mad"), lg(N * W));
     // Order: intm (read-write), A, B. intm is an 8x8 tile, k leaves it alone.
     CHECK(buf(u, 0, kAccReadWrite) == 1);
     CHECK_F(buf(u, 0, kUniqueBytes), lg(8 * 8 * 4));
-    CHECK_F(buf(u, 0, kLines), lg(8 * 8 * 8 * 1));  // x steps it: 8 floats, one line, per (y_0, x_0, y)
+    CHECK_F(buf(u, 0, kLines), lg(8 * 8 * 8 * 1 * W));  // x steps it: 8 floats, one line, per (y_0, x_0, y)
     CHECK(buf(u, 0, kReuseLoop) == 1);
     CHECK_F(buf(u, 0, kReuseCt), lg(64));
     CHECK_F(buf(u, 0, kReuseDisIter), lg(1));
@@ -299,24 +304,24 @@ TEST_CASE("features: a cache write computed inside the output's tiles, by hand")
     CHECK(buf(u, 1, kAccRead) == 1);
     CHECK_F(buf(u, 1, kUniqueBytes), lg(64 * 64 * 4));
     CHECK_F(buf(u, 1, kStride), lg(1));
-    CHECK_F(buf(u, 1, kLines), lg(8 * 8 * 8 * 8 * 4));  // k walks a 256-byte row: 4 lines
+    CHECK_F(buf(u, 1, kLines), lg(8 * 8 * 8 * 8 * 4 * W));  // k walks a 256-byte row: 4 lines
     CHECK_F(buf(u, 1, kReuseCt), lg(8));                // x leaves it alone
     CHECK_F(buf(u, 1, kReuseDisIter), lg(64));
     CHECK_F(buf(u, 1, kReuseDisBytes), lg(4 + 256 + 256));
     // B(x, k): k steps a whole row.
     CHECK_F(buf(u, 2, kStride), lg(64));
-    CHECK_F(buf(u, 2, kLines), lg(N));
+    CHECK_F(buf(u, 2, kLines), lg(N * W));
     CHECK_F(buf(u, 2, kUniqueBytes), lg(64 * 64 * 4));
     CHECK_F(buf(u, 2, kReuseCt), lg(8));  // y leaves it alone
     CHECK_F(col(u, "alloc_size"), lg(8 * 8 * 4));
-    CHECK_F(col(u, "alloc_outer_prod"), lg(64));
-    CHECK_F(col(u, "alloc_prod"), lg(64 * 64));
+    CHECK_F(col(u, "alloc_outer_prod"), lg(64 * W));
+    CHECK_F(col(u, "alloc_prod"), lg(64 * 64 * W));
 
     // matmul's update now adds each tile of partial sums in.
     const StageFeatures &merge = find(m, fs, mm, 1);
     CAPTURE(dump(merge));
     CHECK(col(merge, "num_loops") == 4);
-    CHECK_F(col(merge, "float_addsub"), lg(64 * 64));
+    CHECK_F(col(merge, "float_addsub"), lg(64 * 64 * W));
     CHECK(col(merge, "float_mad") == 0);
     CHECK(buf(merge, 0, kAccReadWrite) == 1);
     CHECK_F(buf(merge, 0, kUniqueBytes), lg(64 * 64 * 4));
@@ -413,7 +418,7 @@ TEST_CASE("features: an rfactor intermediate and a cache write are described thr
         const StageFeatures &upd = find(m, fs, sq + "_intm", 1);
         CAPTURE(dump(upd));
         // The intermediate's update does all the squaring: 256 * 256 mads.
-        CHECK_F(col(upd, "float_mad"), lg(256.0 * 256));
+        CHECK_F(col(upd, "float_mad"), lg(256.0 * 256 * 1024 / (256 * 256)));  // per 1024 input points
         // It reads the whole input once.
         int in_buf = -1;
         for (int b = 0; b < kMaxBuffers; b++) {
@@ -428,6 +433,39 @@ TEST_CASE("features: an rfactor intermediate and a cache write are described thr
         CHECK(col(merge, "float_mad") == 0);
     }
     CHECK(saw_intm);
+}
+
+TEST_CASE("features: counts that grow with the problem are per point of its data, cache sizes stay absolute") {
+    // The same elementwise chain at two sizes, every Func at root: per 1024
+    // points of its data each statement does the same work, but its buffers
+    // are four times larger.
+    auto stage_a = [](int w, int h) {
+        auto p = ansor_test::make_elementwise_chain(w, h);
+        PipelineDAG dag(p.functions(), 2);
+        State s(dag);
+        inline_input_wrappers(dag, s);
+        for (const char *f : {"a", "b", "c"}) {
+            s.add(std::make_shared<ComputeLocationStep>(ansor_test::resolve(dag, f), Location{}));
+        }
+        LoopNest m = s.replay();
+        auto fs = extract_features(m);
+        return find(m, fs, ansor_test::resolve(dag, "a"), 0);
+    };
+    const StageFeatures small = stage_a(256, 128), large = stage_a(512, 256);
+    CAPTURE(dump(small));
+    CAPTURE(dump(large));
+    for (const char *work : {"float_mul", "outer_prod", "alloc_prod"}) {
+        CHECK_F(col(large, work), col(small, work));
+    }
+    CHECK_F(col(small, "float_mul"), lg(1024));
+    // One allocation per run: per point, fewer of them in the larger image.
+    CHECK_F(col(small, "alloc_outer_prod"), lg(1024.0 / (256 * 128)));
+    CHECK_F(col(large, "alloc_outer_prod"), lg(1024.0 / (512 * 256)));
+    CHECK_F(buf(large, 0, kBytes), buf(small, 0, kBytes));
+    CHECK_F(buf(large, 0, kLines), buf(small, 0, kLines));
+    CHECK_F(col(small, "alloc_size"), lg(256 * 128 * 4));
+    CHECK_F(col(large, "alloc_size"), lg(512 * 256 * 4));
+    CHECK_F(buf(large, 0, kUniqueBytes), lg(512 * 256 * 4));
 }
 
 TEST_CASE("features: scatter, scalar, tuple, extern and predicated pipelines give finite vectors") {
