@@ -32,9 +32,11 @@ MeasureConditions conditions_of_this_build(const Halide::Target &target, int thr
 // Computed once per process.
 const std::string &host_cpu_id();
 
-// The names of the conditions in which `record` differs from `ours`, in the
-// order of the struct: "target", "thread count", "host CPU", "steps format",
-// "feature set", "pipeline key format".
+// The names of the conditions in which `record` differs from `ours` and
+// which keep it from applying, in the order of the struct: "target",
+// "thread count", "host CPU", "steps format", "pipeline key format". The
+// feature set is recorded but not compared: it does not change what a
+// record's program is or how fast it ran.
 std::vector<std::string> differing_conditions(const MeasureConditions &record, const MeasureConditions &ours);
 
 // The value of one named condition, for messages ("16", "\"AMD EPYC\"").
