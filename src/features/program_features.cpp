@@ -16,6 +16,28 @@ namespace ansor {
 
 using namespace features::detail;
 
+namespace {
+
+// kWorkPoints / the larger of the outputs' and the input buffers' points
+// (feature_writers.h).
+double work_scale_of(const PipelineDAG &dag) {
+    auto points = [](const std::vector<DimRange> &region) {
+        double p = 1;
+        for (const DimRange &r : region) p *= (double)std::max<int64_t>(1, r.extent);
+        return p;
+    };
+    double outputs = 0, inputs = 0;
+    for (const Node &n : dag.nodes()) {
+        if (n.is_output) outputs += points(n.region);
+    }
+    for (const InputInfo &in : dag.inputs()) {
+        if (in.dimensions > 0) inputs += points(in.region);
+    }
+    return kWorkPoints / std::max({1.0, outputs, inputs});
+}
+
+}  // namespace
+
 struct FeatureExtractor::Impl {
     const PipelineDAG &dag;
     // Kept between programs: the pure analysis, and scratch memory.

@@ -79,7 +79,6 @@ std::string condition_value(const MeasureConditions &c, const std::string &name)
     if (name == "thread count") return std::to_string(c.threads);
     if (name == "host CPU") return "\"" + c.host + "\"";
     if (name == "steps format") return std::to_string(c.steps_format);
-    if (name == "feature set") return c.feature_set;
     if (name == "pipeline key format") return c.key_format;
     return "?";
 }

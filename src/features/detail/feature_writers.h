@@ -18,7 +18,6 @@ namespace detail {
 // statements on the scale it learned; what a cache holds (footprints, reuse
 // distances, buffer sizes) stays absolute.
 constexpr double kWorkPoints = 1024;
-double work_scale_of(const PipelineDAG &dag);
 
 // float_* / int_* / bool_op / select_op: the operations of `iters`
 // iterations.
