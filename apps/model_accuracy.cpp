@@ -79,7 +79,7 @@ struct Args {
 
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr, "%s\nusage: ansor_model_accuracy LOG [LOG...] [--seed N] [--test-share 0.2] [--target T]\n"
-                 "       [--importance N] [--dump CSV] [--per-pipeline-model] [--objective pairwise|square]\n"
+                 "       [--importance N] [--dump CSV] [--per-pipeline-model] [--objective pairwise|square|lambdarank]\n"
                  "       [--no-leave-one-out] [--no-random-split] [--eval-corpus FILE] [--corpus FILE]\n"
                  "       [--hold-out-eval-corpus] [--no-cold] [--model FILE]\n"
                  "       [--max-depth D] [--eta E] [--max-rounds R] [--min-weight W] [--pair-weighting pairs|programs|pipelines]\n",

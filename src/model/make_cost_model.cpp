@@ -6,8 +6,12 @@
 namespace ansor {
 
 PackSumParams::Objective pack_sum_objective(ModelObjective objective) {
-    return objective == ModelObjective::Square ? PackSumParams::Objective::WeightedSquare
-                                               : PackSumParams::Objective::Pairwise;
+    switch (objective) {
+    case ModelObjective::Square: return PackSumParams::Objective::WeightedSquare;
+    case ModelObjective::Pairwise: return PackSumParams::Objective::Pairwise;
+    case ModelObjective::LambdaRank: return PackSumParams::Objective::LambdaRank;
+    }
+    return PackSumParams::Objective::Pairwise;
 }
 
 std::unique_ptr<CostModel> make_cost_model(CostModelKind kind, const PipelineDAG &dag, uint64_t seed,

@@ -133,11 +133,15 @@ std::vector<T> pick(const std::vector<T> &v, const std::vector<size_t> &idx) {
 // Mean of w·log(1 + exp(-(P_faster − P_slower))) per unit weight. With
 // grad and hess given, also its gradient and diagonal Hessian per program,
 // copied to each of the program's rows.
-double pairwise_loss(const PairList &pairs, const std::vector<double> &sums, const ProgramBatch &programs,
-                     std::vector<float> *grad = nullptr, std::vector<float> *hess = nullptr) {
+// `extra` (one per pair, or empty) multiplies the pairs' weights.
+double pairwise_loss(const PairList &pairs, const std::vector<float> &extra, const std::vector<double> &sums,
+                     const ProgramBatch &programs, std::vector<float> *grad = nullptr,
+                     std::vector<float> *hess = nullptr) {
     std::vector<double> g(programs.programs(), 0.0), h(programs.programs(), 0.0);
     double loss = 0, total = 0;
-    for (const OrderedPair &p : pairs) {
+    for (size_t i = 0; i < pairs.size(); i++) {
+        OrderedPair p = pairs[i];
+        if (!extra.empty()) p.weight *= extra[i];
         const double d = sums[p.faster] - sums[p.slower];
         const double wrong = 1 / (1 + std::exp(d));  // σ(−d): the probability the order is wrong
         loss += p.weight * (d > 30 ? std::exp(-d) : std::log1p(std::exp(-d)));
@@ -262,10 +266,12 @@ void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &l
     if (validate) held_in = data.subset(train_idx);
     const ProgramBatch &train_set = validate ? held_in : data;
     const std::vector<float> train_y = validate ? pick(labels, train_idx) : labels;
-    const bool pairwise = params_.objective == PackSumParams::Objective::Pairwise;
+    const bool lambdarank = params_.objective == PackSumParams::Objective::LambdaRank;
+    const bool pairwise = lambdarank || params_.objective == PackSumParams::Objective::Pairwise;
     const std::vector<int> all_one_group(n, 0);
     const std::vector<int> &group_of = groups.empty() ? all_one_group : groups;
-    const PairList train_pairs = pairwise ? ordered_pairs(train_y, pick(group_of, train_idx), params_.max_pairs,
+    const std::vector<int> train_groups = pick(group_of, train_idx), valid_groups = pick(group_of, valid_idx);
+    const PairList train_pairs = pairwise ? ordered_pairs(train_y, train_groups, params_.max_pairs,
                                                           params_.seed, params_.pair_weighting)
                                           : PairList{};
     const std::vector<float> train_w = program_weights(train_y, params_.min_weight);
@@ -273,11 +279,19 @@ void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &l
     const ProgramBatch valid_set = data.subset(valid_idx);
     const std::vector<float> valid_y = pick(labels, valid_idx);
     const std::vector<float> valid_w = program_weights(valid_y, params_.min_weight);
-    const PairList valid_pairs = pairwise ? ordered_pairs(valid_y, pick(group_of, valid_idx), params_.max_pairs, params_.seed + 1,
+    const PairList valid_pairs = pairwise ? ordered_pairs(valid_y, valid_groups, params_.max_pairs, params_.seed + 1,
                                                            params_.pair_weighting) : PairList{};
+    // LambdaRank's weights of a set's pairs under the current scores.
+    auto swap_weights = [&](const std::vector<double> &sums, bool valid) {
+        if (!lambdarank) return std::vector<float>{};
+        return rank_swap_weights(valid ? valid_pairs : train_pairs, sums, valid ? valid_groups : train_groups);
+    };
     // The objective's value on a set: the stopping criterion.
     auto set_loss = [&](const std::vector<double> &sums, bool valid) {
-        if (pairwise) return pairwise_loss(valid ? valid_pairs : train_pairs, sums, valid ? valid_set : train_set);
+        if (pairwise) {
+            return pairwise_loss(valid ? valid_pairs : train_pairs, swap_weights(sums, valid), sums,
+                                 valid ? valid_set : train_set);
+        }
         return valid ? weighted_loss(sums, valid_y, valid_w) : weighted_loss(sums, train_y, train_w);
     };
 
@@ -297,10 +311,14 @@ void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &l
     int done = 0;  // trees in the booster
     for (; done < params_.max_rounds; done++) {
         std::vector<double> sums = program_sums(train_set, row_margins(booster.get(), dtrain, true, rows));
+        const std::vector<float> extra = swap_weights(sums, false);
         // The training loss of the first `done` trees.
-        if (!dvalid && done > 0 && stopping.stop(set_loss(sums, false), done)) break;
+        if (!dvalid && done > 0 &&
+            stopping.stop(pairwise ? pairwise_loss(train_pairs, extra, sums, train_set) : set_loss(sums, false), done)) {
+            break;
+        }
         if (pairwise) {
-            pairwise_loss(train_pairs, sums, train_set, &grad, &hess);
+            pairwise_loss(train_pairs, extra, sums, train_set, &grad, &hess);
         } else {
             // Every row of a program shares its program's gradient: with
             // P = Σ_s f(s), ∂/∂f(s) of ½·w·(P − y)² is w·(P − y) for each s,
@@ -446,7 +464,8 @@ std::vector<int> pipeline_groups(const std::vector<std::string> &pipelines) {
 PackSumParams::Objective objective_from_name(const std::string &name) {
     if (name == "square") return PackSumParams::Objective::WeightedSquare;
     if (name == "pairwise") return PackSumParams::Objective::Pairwise;
-    throw std::invalid_argument("unknown cost-model objective '" + name + "' (use square or pairwise)");
+    if (name == "lambdarank") return PackSumParams::Objective::LambdaRank;
+    throw std::invalid_argument("unknown cost-model objective '" + name + "' (use square, pairwise or lambdarank)");
 }
 
 PackSumParams::PairWeighting pair_weighting_from_name(const std::string &name) {

@@ -55,8 +55,14 @@ struct PackSumParams {
     // above. Pairwise: for every two programs of one group (pipeline) with
     // different labels, the logistic loss log(1 + exp(-(P_faster - P_slower)))
     // weighted by |y_faster - y_slower|, which only asks for the right order
-    // (scores are then not throughputs, only ranks).
-    enum class Objective { WeightedSquare, Pairwise };
+    // (scores are then not throughputs, only ranks). LambdaRank: the same
+    // pairs, each weighted again every round by how much swapping the two
+    // programs would move them in the ranking's discounted order
+    // |1/log2(1 + rank_a) - 1/log2(1 + rank_b)| (ranks by the current
+    // scores within the group), so the trees spend themselves on the order
+    // at the top of each pipeline's ranking, the programs the search
+    // measures.
+    enum class Objective { WeightedSquare, Pairwise, LambdaRank };
     Objective objective = Objective::WeightedSquare;
     // The pairwise objective compares every two programs of a group, which
     // grows as n²: above this many pairs in one training set, this many are

@@ -1,7 +1,10 @@
 #include "model/ranking_pairs.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <random>
+#include <unordered_map>
 
 namespace ansor {
 
@@ -77,6 +80,39 @@ PairList ordered_pairs(const std::vector<float> &y, const std::vector<int> &grou
         if (y[a] != y[b]) pairs.push_back(ordered(a, b));
     }
     return pairs;
+}
+
+std::vector<float> rank_swap_weights(const PairList &pairs, const std::vector<double> &scores,
+                                     const std::vector<int> &groups) {
+    // Dense group numbers, then each group's programs ranked by score.
+    std::unordered_map<int, uint32_t> dense;
+    std::vector<uint32_t> group_of(scores.size());
+    std::vector<std::vector<uint32_t>> members;
+    for (size_t i = 0; i < scores.size(); i++) {
+        auto it = dense.emplace(groups[i], (uint32_t)members.size()).first;
+        if (it->second == members.size()) members.emplace_back();
+        group_of[i] = it->second;
+        members[it->second].push_back((uint32_t)i);
+    }
+    std::vector<double> discount(scores.size(), 0.0);
+    for (std::vector<uint32_t> &m : members) {
+        std::stable_sort(m.begin(), m.end(), [&](uint32_t a, uint32_t b) { return scores[a] > scores[b]; });
+        for (size_t r = 0; r < m.size(); r++) discount[m[r]] = 1 / std::log2(2.0 + (double)r);
+    }
+    std::vector<float> weights(pairs.size());
+    std::vector<double> total(members.size(), 0.0);
+    std::vector<size_t> count(members.size(), 0);
+    for (size_t i = 0; i < pairs.size(); i++) {
+        const double w = std::fabs(discount[pairs[i].faster] - discount[pairs[i].slower]);
+        weights[i] = (float)w;
+        total[group_of[pairs[i].faster]] += w;
+        count[group_of[pairs[i].faster]]++;
+    }
+    for (size_t i = 0; i < pairs.size(); i++) {
+        const uint32_t g = group_of[pairs[i].faster];
+        weights[i] = total[g] > 0 ? (float)(weights[i] * (double)count[g] / total[g]) : 1.f;
+    }
+    return weights;
 }
 
 }  // namespace ansor

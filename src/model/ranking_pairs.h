@@ -24,4 +24,12 @@ using PairList = std::vector<OrderedPair>;
 PairList ordered_pairs(const std::vector<float> &y, const std::vector<int> &groups, size_t max_pairs, uint64_t seed,
                        PackSumParams::PairWeighting weighting);
 
+// LambdaRank's extra weight of each pair (PackSumParams::Objective): with
+// every group's programs ranked by `scores` (highest first, rank 1),
+// |1/log2(1 + rank_faster) - 1/log2(1 + rank_slower)|, scaled so that the
+// pairs of each group average 1 (the groups keep the totals ordered_pairs
+// gave them).
+std::vector<float> rank_swap_weights(const PairList &pairs, const std::vector<double> &scores,
+                                     const std::vector<int> &groups);
+
 }  // namespace ansor

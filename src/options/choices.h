@@ -16,7 +16,7 @@ enum class SearchPolicy { Random, Model, Evolution };
 enum class CostModelKind { XGBoost, Random };
 
 // HL_ANSOR_MODEL_OBJECTIVE: what the XGBoost model is trained to fit.
-enum class ModelObjective { Pairwise, Square };
+enum class ModelObjective { Pairwise, Square, LambdaRank };
 
 // The option value that names each choice ("evolution", "xgboost", ...).
 const char *choice_name(SearchPolicy p);

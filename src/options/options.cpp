@@ -77,7 +77,7 @@ const std::map<std::string, Setter> &setters() {
         {"HL_ANSOR_PROGRESS", [](Options &o, auto &n, auto &v) { o.progress = parse_bool(n, v); }},
         {"HL_ANSOR_SEARCH", [](Options &o, auto &n, auto &v) { o.search = parse_choice(n, v, {SearchPolicy::Random, SearchPolicy::Model, SearchPolicy::Evolution}); }},
         {"HL_ANSOR_COST_MODEL", [](Options &o, auto &n, auto &v) { o.cost_model = parse_choice(n, v, {CostModelKind::XGBoost, CostModelKind::Random}); }},
-        {"HL_ANSOR_MODEL_OBJECTIVE", [](Options &o, auto &n, auto &v) { o.model_objective = parse_choice(n, v, {ModelObjective::Square, ModelObjective::Pairwise}); }},
+        {"HL_ANSOR_MODEL_OBJECTIVE", [](Options &o, auto &n, auto &v) { o.model_objective = parse_choice(n, v, {ModelObjective::Square, ModelObjective::Pairwise, ModelObjective::LambdaRank}); }},
         {"HL_ANSOR_MEASURES_PER_ROUND", [](Options &o, auto &n, auto &v) { o.measures_per_round = (int)parse_int(n, v, 1, 10000); }},
         {"HL_ANSOR_EPSILON", [](Options &o, auto &n, auto &v) { o.epsilon = parse_double(n, v, 0, 1); }},
         {"HL_ANSOR_POPULATION", [](Options &o, auto &n, auto &v) { 
@@ -123,7 +123,14 @@ const char *choice_name(SearchPolicy p) {
 
 const char *choice_name(CostModelKind k) { return k == CostModelKind::Random ? "random" : "xgboost"; }
 
-const char *choice_name(ModelObjective o) { return o == ModelObjective::Square ? "square" : "pairwise"; }
+const char *choice_name(ModelObjective o) {
+    switch (o) {
+    case ModelObjective::Square: return "square";
+    case ModelObjective::Pairwise: return "pairwise";
+    case ModelObjective::LambdaRank: return "lambdarank";
+    }
+    return "?";
+}
 
 const std::map<std::string, std::string> &Options::documentation() {
     static const std::map<std::string, std::string> d = {
@@ -158,7 +165,8 @@ const std::map<std::string, std::string> &Options::documentation() {
                             "evolution (evolve samples and the best measured programs under the model; default)"},
         {"HL_ANSOR_COST_MODEL", "xgboost (default) or random (for ablations)"},
         {"HL_ANSOR_MODEL_OBJECTIVE", "what the XGBoost model is trained to fit: pairwise (the order of every two programs; "
-                                     "default) or square (Ansor's throughput-weighted squared error; docs/cost_model.md)"},
+                                     "default), lambdarank (the same pairs weighted towards the top of the ranking) or square (Ansor's "
+                                     "throughput-weighted squared error; docs/cost_model.md)"},
         {"HL_ANSOR_MEASURES_PER_ROUND", "programs measured between two retrainings of the model (default 16)"},
         {"HL_ANSOR_EPSILON", "share of each round given to fresh random programs (default 0.05)"},
         {"HL_ANSOR_POPULATION", "evolution's population size (default 2048, less for pipelines of more than 12 Funcs)"},

@@ -15,6 +15,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -111,7 +113,7 @@ TEST_CASE("cost model: pack-sum training recovers statement values from program 
     }
 }
 
-TEST_CASE("cost model: the pairwise objective orders programs within each group") {
+TEST_CASE("cost model: the pairwise and LambdaRank objectives order programs within each group") {
     // Two groups on the same synthetic programs: in group 0 the label rises
     // with column 0, in group 1 (column 1 set to 1) it falls. A model that
     // compared programs across groups would be told both orders at once.
@@ -138,10 +140,13 @@ TEST_CASE("cost model: the pairwise objective orders programs within each group"
         }
     }
     // 2 x 400 programs make 159,600 pairs: all of them, or 5,000 drawn.
-    for (size_t max_pairs : {PackSumParams().max_pairs, (size_t)5000}) {
+    for (auto [objective, max_pairs] : {std::pair{PackSumParams::Objective::Pairwise, PackSumParams().max_pairs},
+                                        std::pair{PackSumParams::Objective::Pairwise, (size_t)5000},
+                                        std::pair{PackSumParams::Objective::LambdaRank, (size_t)5000}}) {
         CAPTURE(max_pairs);
+        CAPTURE((int)objective);
         PackSumParams params;
-        params.objective = PackSumParams::Objective::Pairwise;
+        params.objective = objective;
         params.max_rounds = 100;
         params.max_pairs = max_pairs;
         PackSumXGBoost model(Synthetic::kFeatures, params);
@@ -161,6 +166,7 @@ TEST_CASE("cost model: pipeline ids become groups, objectives are named") {
     CHECK(pipeline_groups({"gmm", "c2d", "gmm", "dep", "c2d"}) == std::vector<int>{0, 1, 0, 2, 1});
     CHECK(objective_from_name("square") == PackSumParams::Objective::WeightedSquare);
     CHECK(objective_from_name("pairwise") == PackSumParams::Objective::Pairwise);
+    CHECK(objective_from_name("lambdarank") == PackSumParams::Objective::LambdaRank);
     CHECK_THROWS_WITH_AS(objective_from_name("rank"), doctest::Contains("'rank'"), std::invalid_argument);
 }
 
@@ -207,6 +213,28 @@ TEST_CASE("cost model: pair weighting sets each group's share of the pairwise lo
     CHECK(pair_weighting_from_name("programs") == PackSumParams::PairWeighting::Programs);
     CHECK(std::string(pair_weighting_name(PackSumParams::PairWeighting::Pipelines)) == "pipelines");
     CHECK_THROWS_WITH_AS(pair_weighting_from_name("all"), doctest::Contains("'all'"), std::invalid_argument);
+}
+
+TEST_CASE("cost model: LambdaRank weighs a pair by how far a swap moves it in the discounted ranking") {
+    // One group of four programs, scored in the order 0 > 1 > 2 > 3 (ranks
+    // 1..4, discounts 1, 0.631, 0.5, 0.431), and a second group of two.
+    const std::vector<double> scores = {4, 3, 2, 1, 0.5, 0.7};
+    const std::vector<int> groups = {7, 7, 7, 7, 9, 9};
+    const PairList pairs = {{0, 1, 1.f}, {2, 3, 1.f}, {3, 0, 1.f}, {4, 5, 1.f}};
+    const std::vector<float> w = rank_swap_weights(pairs, scores, groups);
+    REQUIRE(w.size() == 4);
+    const double d[] = {1.0, 1 / std::log2(3.0), 0.5, 1 / std::log2(5.0)};
+    const double raw[] = {d[0] - d[1], d[2] - d[3], d[0] - d[3]};
+    const double mean = (raw[0] + raw[1] + raw[2]) / 3;
+    // Pairs at the top of the ranking weigh most; the order of the pair's
+    // programs (which is faster) does not matter, only their ranks.
+    CHECK(w[0] == doctest::Approx(raw[0] / mean));
+    CHECK(w[1] == doctest::Approx(raw[1] / mean));
+    CHECK(w[2] == doctest::Approx(raw[2] / mean));
+    CHECK(w[2] > w[0]);
+    CHECK(w[0] > w[1]);
+    // Each group's pairs average 1: a group's total weight is left as it was.
+    CHECK(w[3] == doctest::Approx(1.0));
 }
 
 TEST_CASE("cost model: feature gains point at the one column that decides the labels") {

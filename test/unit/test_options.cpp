@@ -62,6 +62,7 @@ TEST_CASE("options: malformed values are errors naming the option") {
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_FIRST_STRUCTURE_SHARE", "-1"}}),
                          doctest::Contains("HL_ANSOR_FIRST_STRUCTURE_SHARE"), ansor::UserError);
     CHECK(Options::from_map({{"HL_ANSOR_MODEL_OBJECTIVE", "pairwise"}}).model_objective == ansor::ModelObjective::Pairwise);
+    CHECK(Options::from_map({{"HL_ANSOR_MODEL_OBJECTIVE", "lambdarank"}}).model_objective == ansor::ModelObjective::LambdaRank);
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_MODEL_OBJECTIVE", "rank"}}),
                          doctest::Contains("HL_ANSOR_MODEL_OBJECTIVE='rank' is not one of: square, pairwise"),
                          ansor::UserError);
