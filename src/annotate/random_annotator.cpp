@@ -138,6 +138,12 @@ bool RandomAnnotator::unrolls_little(const LoopNest &m, const std::string &func,
     // tile unrolled 512 steps compiled past 60 s, in 12 s unrolled 64, in
     // 4.8 s unrolled 16, and in 12 s unvectorised).
     const ModelFunc &f = m.func(func);
+    // A body that inlined producers have made large: every unrolled copy
+    // repeats it. nl_means's `sums` with its patch distances inlined holds
+    // 294 calls; its zero-shot program unrolled 112 copies of it (auto-unroll
+    // 512) and did not compile within 120 s.
+    const std::optional<int> node = f.dag_index >= 0 ? std::optional<int>(f.dag_index) : dag_.index_of(f.created_from);
+    if (node && dag_.inlined_call_count(*node, m.inlined_nodes()) > kMaxCallsToUnrollFreely) return true;
     if (stage < 0 || stage >= (int)f.stages.size() || f.stages[stage].loops.empty()) return false;
     const ModelLoop &inner = f.stages[stage].loops.back();
     const int64_t native = vector_width(f.dag_index >= 0 ? func : f.created_from);

@@ -81,13 +81,18 @@ public:
     // to compile (unrolls_little).
     std::vector<int> auto_unroll_choices(const LoopNest &model, const std::string &func, int stage) const;
     // Whether the stage reads through a boundary condition (a `likely`
-    // clamp in its definition or in a Func inlined into it), or vectorises
-    // a width that is not a whole number of native vectors. Unrolled copies
+    // clamp in its definition or in a Func inlined into it), holds more than
+    // kMaxCallsToUnrollFreely calls once its inlined producers are in it, or
+    // vectorises a width that is not a whole number of native vectors. Unrolled copies
     // of such a body make Halide's lowering or LLVM take minutes: fuzz seed
     // 268, a constant_exterior Func with 56 rows unrolled, compiled in 88 s
     // (2.4 s without); seed 77, a 59-wide tile unrolled 512 steps, past 60 s.
     bool unrolls_little(const LoopNest &model, const std::string &func, int stage) const;
     static constexpr int kMaxUnrollThroughBoundary = 16;
+    // A stage whose body holds more calls than this once its inlined
+    // producers are substituted unrolls little: a 3x3 stencil of a 3x3
+    // stencil (81) unrolls freely, nl_means's patch distances (294) do not.
+    static constexpr int64_t kMaxCallsToUnrollFreely = 128;
     // Caps at kMaxUnrollThroughBoundary the auto-unroll steps of the stages
     // of `program` (whose loop nest is `model`) that unroll little: a
     // placement decided after a stage's step was drawn (a producer inlined

@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace ansor {
 
@@ -594,12 +595,11 @@ void PipelineDAG::evaluate_predicates() {
     }
 }
 
-int64_t PipelineDAG::largest_inlined_call_count(const std::vector<bool> &inlined) const {
+std::vector<int64_t> PipelineDAG::calls_after_inlining(const std::vector<bool> &inlined) const {
     // Nodes are in topological order (producers first), so one pass computes
     // each Func's calls after its inlined producers are substituted.
     const int64_t cap = int64_t(1) << 50;  // saturate: chains of stencils overflow quickly
     std::vector<int64_t> calls(nodes_.size(), 0);
-    int64_t largest = 0;
     for (size_t i = 0; i < nodes_.size(); i++) {
         int64_t total = 0;
         for (const auto &kv : nodes_[i].call_counts) {
@@ -608,9 +608,22 @@ int64_t PipelineDAG::largest_inlined_call_count(const std::vector<bool> &inlined
             total = std::min(cap, total + std::min(cap / std::max<int64_t>(each, 1), kv.second) * each);
         }
         calls[i] = total;
-        if (i >= inlined.size() || !inlined[i]) largest = std::max(largest, total);
+    }
+    return calls;
+}
+
+int64_t PipelineDAG::largest_inlined_call_count(const std::vector<bool> &inlined) const {
+    const std::vector<int64_t> calls = calls_after_inlining(inlined);
+    int64_t largest = 0;
+    for (size_t i = 0; i < nodes_.size(); i++) {
+        if (i >= inlined.size() || !inlined[i]) largest = std::max(largest, calls[i]);
     }
     return largest;
+}
+
+int64_t PipelineDAG::inlined_call_count(int i, const std::vector<bool> &inlined) const {
+    if (i < 0 || i >= (int)nodes_.size()) throw std::out_of_range("PipelineDAG::inlined_call_count: no node " + std::to_string(i));
+    return calls_after_inlining(inlined)[i];
 }
 
 std::vector<bool> PipelineDAG::inlined_into(int i, const std::vector<bool> &inlined) const {

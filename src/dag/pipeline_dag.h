@@ -150,6 +150,9 @@ public:
     // 9^12 calls): what keeps the search from inlining its way into
     // expressions nothing can compile or analyse.
     int64_t largest_inlined_call_count(const std::vector<bool> &inlined) const;
+    // The calls node i's expressions hold with the Funcs of `inlined`
+    // substituted: how large its body is once inlined producers are in it.
+    int64_t inlined_call_count(int i, const std::vector<bool> &inlined) const;
     // The inlined Funcs whose definitions end up inside node i's: its
     // inlined producers, theirs, and so on. What i's expressions look like
     // after inlining depends on these alone, so caches key on them rather
@@ -163,6 +166,8 @@ public:
     static constexpr int64_t kMaxCallsAfterInlining = 512;
 
 private:
+    // Per node, its calls after inlining (saturated), as the two above use them.
+    std::vector<int64_t> calls_after_inlining(const std::vector<bool> &inlined) const;
     void collect_nodes();
     void check_estimates();
     void compute_regions();

@@ -12,6 +12,8 @@
 
 #include <doctest/doctest.h>
 
+#include <set>
+
 using namespace ansor;
 using namespace Halide;
 
@@ -427,6 +429,55 @@ TEST_CASE("stages vectorised by a part of a native vector draw small auto-unroll
     CHECK(choices_for_width(8) == all);   // half a vector
     CHECK(choices_for_width(7) == small);
     CHECK(choices_for_width(2) == small);
+}
+
+TEST_CASE("stages whose inlined producers make a large body draw small auto-unroll steps only") {
+    // nl_means's zero-shot program inlined its patch distances (294 calls)
+    // into `sums` and unrolled 112 copies of them: not compiled within 120 s.
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_estimate(0, 64).dim(1).set_estimate(0, 64);
+    Var x("x"), y("y");
+    Func d("d"), box_x("box_x"), box("box"), out("out");
+    // out calls box twice, box calls box_x 7 times, box_x calls d 7 times,
+    // d calls the input twice.
+    d(x, y) = in(x, y) - in(x + 1, y);
+    Expr sx = 0.f, sy = 0.f;
+    for (int i = 0; i < 7; i++) sx += d(x + i, y);
+    box_x(x, y) = sx;
+    for (int i = 0; i < 7; i++) sy += box_x(x, y + i);
+    box(x, y) = sy;
+    out(x, y) = box(x, y) + box(x + 1, y);
+    out.set_estimate(x, 0, 48).set_estimate(y, 0, 48);
+    PipelineDAG dag({out.function()}, 2);
+    const std::string out_name = ansor_test::resolve(dag, "out");
+    AnnotationOptions ao;
+    RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
+    const std::vector<int> all = ao.auto_unroll_steps, small = {0, 16};
+    const std::string d_name = ansor_test::resolve(dag, "d"), bx_name = ansor_test::resolve(dag, "box_x"),
+                      box_name = ansor_test::resolve(dag, "box");
+    // `inline_set` names which of d, box_x and box are inlined (the others
+    // at root); the input's wrappers are inlined.
+    auto choices = [&](const std::set<std::string> &inline_set) {
+        const std::set<std::string> named = {out_name, d_name, bx_name, box_name};
+        State s(dag);
+        for (const Node &n : dag.nodes()) {
+            const bool inl = !named.count(n.name) || inline_set.count(n.name);
+            s.add(std::make_shared<ComputeLocationStep>(n.name, inl ? Location{LocationKind::Inline, "", 0, ""} : Location{}));
+        }
+        const LoopNest m = s.replay();
+        REQUIRE(m.inlined_nodes().size() == dag.nodes().size());
+        return std::pair{annotator.auto_unroll_choices(m, out_name, 0),
+                         dag.inlined_call_count(*dag.index_of(out_name), m.inlined_nodes())};
+    };
+    const auto [none_choices, none_calls] = choices({});
+    CHECK(none_calls == 2);  // two calls of box
+    CHECK(none_choices == all);
+    const auto [two_choices, two_calls] = choices({bx_name, box_name});
+    CHECK(two_calls == 2 * 7 * 7);  // 98 calls of d: under the limit
+    CHECK(two_choices == all);
+    const auto [all_choices, all_calls] = choices({d_name, bx_name, box_name});
+    CHECK(all_calls == 2 * 7 * 7 * 2);  // 196 calls of the input
+    CHECK(all_choices == small);
 }
 
 TEST_CASE("an update fuses at most four tile loops") {
