@@ -78,10 +78,15 @@ Args parse(int argc, char **argv) {
         std::string value = argv[++i];
         if (arg == "--out") a.out = value;
         else if (arg == "--objective") {
-            if (value == "pairwise") a.objective = ansor::ModelObjective::Pairwise;
-            else if (value == "square") a.objective = ansor::ModelObjective::Square;
-            else if (value == "lambdarank") a.objective = ansor::ModelObjective::LambdaRank;
-            else usage("--objective must be pairwise, square or lambdarank, not " + value);
+            // The names HL_ANSOR_MODEL_OBJECTIVE takes.
+            bool known = false;
+            for (auto o : {ansor::ModelObjective::Pairwise, ansor::ModelObjective::Square, ansor::ModelObjective::LambdaRank}) {
+                if (value == ansor::choice_name(o)) {
+                    a.objective = o;
+                    known = true;
+                }
+            }
+            if (!known) usage("--objective must be pairwise, square or lambdarank, not " + value);
         } else if (arg == "--pair-weighting") {
             try {
                 a.pair_weighting = ansor::pair_weighting_from_name(value);

@@ -110,10 +110,13 @@ void RandomAnnotator::limit_unroll_steps(State &program, const LoopNest &m) cons
     }
 }
 
+std::optional<int> RandomAnnotator::dag_node_of(const ModelFunc &f) const {
+    return f.dag_index >= 0 ? std::optional<int>(f.dag_index) : dag_.index_of(f.created_from);
+}
+
 bool RandomAnnotator::reads_through_boundary(const LoopNest &m, const std::string &func,
                                              const std::vector<bool> &boundary_nodes) const {
-    const ModelFunc &f = m.func(func);
-    std::optional<int> node = f.dag_index >= 0 ? std::optional<int>(f.dag_index) : dag_.index_of(f.created_from);
+    const std::optional<int> node = dag_node_of(m.func(func));
     if (!node) return false;
     if (boundary_nodes[*node]) return true;
     const std::vector<bool> inlined = dag_.inlined_into(*node, m.inlined_nodes());
@@ -130,6 +133,13 @@ bool RandomAnnotator::unrolls_little(const LoopNest &m, const std::string &func,
     // inside six fused thread coordinates, took 70-160 s to lower (under 5 s
     // unrolled 16).
     if (gpu_ && reads_through_boundary(m, func, selects_on_coordinates_)) return true;
+    // A body that inlined producers have made large: every unrolled copy
+    // repeats it. nl_means's `sums` with its patch distances inlined holds
+    // 294 calls; its zero-shot program unrolled 112 copies of it (auto-unroll
+    // 512) and did not compile within 120 s.
+    const ModelFunc &f = m.func(func);
+    const std::optional<int> node = dag_node_of(f);
+    if (node && dag_.inlined_call_count(*node, m.inlined_nodes()) > kMaxCallsToUnrollFreely) return true;
     // A vector of a width that is not a whole number of native vectors
     // (59 floats) is cut into pieces by LLVM in every unrolled copy (fuzz
     // seed 77: a matrix product's 59-wide tile unrolled 512 steps compiled
@@ -137,13 +147,6 @@ bool RandomAnnotator::unrolls_little(const LoopNest &m, const std::string &func,
     // vector is widened in every copy (seed 368: a matrix product's 2-wide
     // tile unrolled 512 steps compiled past 60 s, in 12 s unrolled 64, in
     // 4.8 s unrolled 16, and in 12 s unvectorised).
-    const ModelFunc &f = m.func(func);
-    // A body that inlined producers have made large: every unrolled copy
-    // repeats it. nl_means's `sums` with its patch distances inlined holds
-    // 294 calls; its zero-shot program unrolled 112 copies of it (auto-unroll
-    // 512) and did not compile within 120 s.
-    const std::optional<int> node = f.dag_index >= 0 ? std::optional<int>(f.dag_index) : dag_.index_of(f.created_from);
-    if (node && dag_.inlined_call_count(*node, m.inlined_nodes()) > kMaxCallsToUnrollFreely) return true;
     if (stage < 0 || stage >= (int)f.stages.size() || f.stages[stage].loops.empty()) return false;
     const ModelLoop &inner = f.stages[stage].loops.back();
     const int64_t native = vector_width(f.dag_index >= 0 ? func : f.created_from);

@@ -130,6 +130,9 @@ private:
     std::vector<int64_t> sample_tile(const LoopNest &m, const std::string &func, int stage, const std::string &loop,
                                      int pieces, bool consumer_tile, std::mt19937_64 &rng);
 
+    // The DAG node of a model Func (an rfactor / cache-write intermediate's
+    // is the Func it was made from); nullopt if there is none.
+    std::optional<int> dag_node_of(const ModelFunc &f) const;
     // Whether `func`, or a Func inlined into it, is one of `boundary_nodes`.
     bool reads_through_boundary(const LoopNest &model, const std::string &func,
                                 const std::vector<bool> &boundary_nodes) const;

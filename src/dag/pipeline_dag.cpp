@@ -595,35 +595,32 @@ void PipelineDAG::evaluate_predicates() {
     }
 }
 
-std::vector<int64_t> PipelineDAG::calls_after_inlining(const std::vector<bool> &inlined) const {
-    // Nodes are in topological order (producers first), so one pass computes
-    // each Func's calls after its inlined producers are substituted.
+int64_t PipelineDAG::calls_of(int i, const std::vector<bool> &inlined, std::vector<int64_t> &memo) const {
+    if (memo[i] >= 0) return memo[i];
     const int64_t cap = int64_t(1) << 50;  // saturate: chains of stencils overflow quickly
-    std::vector<int64_t> calls(nodes_.size(), 0);
-    for (size_t i = 0; i < nodes_.size(); i++) {
-        int64_t total = 0;
-        for (const auto &kv : nodes_[i].call_counts) {
-            const bool substituted = kv.first >= 0 && kv.first < (int)inlined.size() && inlined[kv.first];
-            const int64_t each = substituted ? calls[kv.first] : 1;
-            total = std::min(cap, total + std::min(cap / std::max<int64_t>(each, 1), kv.second) * each);
-        }
-        calls[i] = total;
+    int64_t total = 0;
+    for (const auto &kv : nodes_[i].call_counts) {
+        const bool substituted = kv.first >= 0 && kv.first < (int)inlined.size() && inlined[kv.first];
+        const int64_t each = substituted ? calls_of(kv.first, inlined, memo) : 1;
+        total = std::min(cap, total + std::min(cap / std::max<int64_t>(each, 1), kv.second) * each);
     }
-    return calls;
+    return memo[i] = total;
 }
 
 int64_t PipelineDAG::largest_inlined_call_count(const std::vector<bool> &inlined) const {
-    const std::vector<int64_t> calls = calls_after_inlining(inlined);
+    std::vector<int64_t> memo(nodes_.size(), -1);
     int64_t largest = 0;
     for (size_t i = 0; i < nodes_.size(); i++) {
-        if (i >= inlined.size() || !inlined[i]) largest = std::max(largest, calls[i]);
+        if (i >= inlined.size() || !inlined[i]) largest = std::max(largest, calls_of((int)i, inlined, memo));
     }
     return largest;
 }
 
 int64_t PipelineDAG::inlined_call_count(int i, const std::vector<bool> &inlined) const {
     if (i < 0 || i >= (int)nodes_.size()) throw std::out_of_range("PipelineDAG::inlined_call_count: no node " + std::to_string(i));
-    return calls_after_inlining(inlined)[i];
+    // Only i and the inlined producers it reaches are visited.
+    std::vector<int64_t> memo(nodes_.size(), -1);
+    return calls_of(i, inlined, memo);
 }
 
 std::vector<bool> PipelineDAG::inlined_into(int i, const std::vector<bool> &inlined) const {

@@ -166,8 +166,9 @@ public:
     static constexpr int64_t kMaxCallsAfterInlining = 512;
 
 private:
-    // Per node, its calls after inlining (saturated), as the two above use them.
-    std::vector<int64_t> calls_after_inlining(const std::vector<bool> &inlined) const;
+    // Node i's calls with its inlined producers substituted (saturated),
+    // memoised per node in `memo` (-1: not yet known).
+    int64_t calls_of(int i, const std::vector<bool> &inlined, std::vector<int64_t> &memo) const;
     void collect_nodes();
     void check_estimates();
     void compute_regions();

@@ -286,12 +286,10 @@ void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &l
         if (!lambdarank) return std::vector<float>{};
         return rank_swap_weights(valid ? valid_pairs : train_pairs, sums, valid ? valid_groups : train_groups);
     };
-    // The objective's value on a set: the stopping criterion.
-    auto set_loss = [&](const std::vector<double> &sums, bool valid) {
-        if (pairwise) {
-            return pairwise_loss(valid ? valid_pairs : train_pairs, swap_weights(sums, valid), sums,
-                                 valid ? valid_set : train_set);
-        }
+    // The objective's value on a set: the stopping criterion. `extra`: the
+    // set's swap_weights under `sums`.
+    auto set_loss = [&](const std::vector<double> &sums, bool valid, const std::vector<float> &extra) {
+        if (pairwise) return pairwise_loss(valid ? valid_pairs : train_pairs, extra, sums, valid ? valid_set : train_set);
         return valid ? weighted_loss(sums, valid_y, valid_w) : weighted_loss(sums, train_y, train_w);
     };
 
@@ -313,10 +311,7 @@ void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &l
         std::vector<double> sums = program_sums(train_set, row_margins(booster.get(), dtrain, true, rows));
         const std::vector<float> extra = swap_weights(sums, false);
         // The training loss of the first `done` trees.
-        if (!dvalid && done > 0 &&
-            stopping.stop(pairwise ? pairwise_loss(train_pairs, extra, sums, train_set) : set_loss(sums, false), done)) {
-            break;
-        }
+        if (!dvalid && done > 0 && stopping.stop(set_loss(sums, false, extra), done)) break;
         if (pairwise) {
             pairwise_loss(train_pairs, extra, sums, train_set, &grad, &hess);
         } else {
@@ -336,7 +331,8 @@ void PackSumXGBoost::train(const ProgramBatch &data, const std::vector<float> &l
         XGB_CHECK(XGBoosterBoostOneIter, booster.get(), dtrain.get(), grad.data(), hess.data(), rows);
         if (dvalid) {
             const float *m = row_margins(booster.get(), *dvalid, false, valid_set.statements());
-            if (stopping.stop(set_loss(program_sums(valid_set, m), true), done + 1)) {
+            const std::vector<double> valid_sums = program_sums(valid_set, m);
+            if (stopping.stop(set_loss(valid_sums, true, swap_weights(valid_sums, true)), done + 1)) {
                 done++;
                 break;
             }
