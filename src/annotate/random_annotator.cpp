@@ -1,5 +1,8 @@
 #include "annotate/random_annotator.h"
 
+#include "annotate/unread_tile_loops.h"
+#include "dag/definition_analysis.h"
+
 #include <algorithm>
 #include <set>
 
@@ -85,6 +88,7 @@ RandomAnnotator::RandomAnnotator(const PipelineDAG &dag, const Halide::Target &t
             }
         }
         has_likely_.push_back(likely);
+        serial_reduction_operand_.push_back(is_serial_reduction_operand(dag_, (int)serial_reduction_operand_.size()));
         selects_on_coordinates_.push_back(coordinate_select);
     }
 }
@@ -271,6 +275,14 @@ Location RandomAnnotator::random_location(const LoopNest &m, const std::string &
     for (int attempt = 0; attempt < 4; attempt++) {
         int k = kind(rng);
         Location loc;
+        // An operand of a serial reduction is computed ahead of that scalar
+        // loop, not inside it (is_serial_reduction_operand).
+        if (k == 1 && f.dag_index >= 0 && serial_reduction_operand_[f.dag_index]) continue;
+        if (k == 1 && f.dag_index >= 0) {
+            std::vector<bool> inlined = m.inlined_nodes();
+            inlined[f.dag_index] = true;
+            if (dag_.largest_inlined_call_count(inlined) > PipelineDAG::kMaxCallsInlinedBySearch) continue;
+        }
         if (k == 1) loc.kind = LocationKind::Inline;
         if (k == 2) {
             if (at.empty()) continue;
@@ -346,7 +358,7 @@ void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string 
         }
     }
     // Parallelise the leading space loops of Funcs at root, fusing as many
-    // as it takes to reach the machine's parallelism (sometimes one more).
+    // as it takes to balance the machine's threads (sometimes one more).
     if (m.func(func).location.kind == LocationKind::Root) {
         const ModelStage &st = m.stage(func, stage);
         std::vector<std::string> lead;
@@ -366,7 +378,7 @@ void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string 
         }
         if (!lead.empty() && prod >= 2) {
             size_t k = 1;
-            while (k < lead.size() && prods[k - 1] < options_.parallelism) k++;
+            while (k < lead.size() && !balances_threads(prods[k - 1], options_.parallelism)) k++;
             if (k < lead.size() && std::bernoulli_distribution(0.25)(rng)) k++;
             std::string target = lead[0];
             if (k >= 2) {
@@ -459,6 +471,16 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
     State out(dag_);
     LoopNest m(dag_);
     const Anchors anchors = anchors_of(sketch);
+    // The sketch's own nest: where its producers sit in their consumers'
+    // final loop order (a split loop they do not read keeps one outer
+    // iteration, unread_tile_loops.h).
+    std::optional<LoopNest> sketch_nest;
+    if (!anchors.empty()) {
+        try {
+            sketch_nest = sketch.replay();
+        } catch (const InvalidState &) {
+        }
+    }
     // The model grows while we walk it (rfactor adds Funcs right after their
     // origin), so walk by index.
     for (size_t i = 0; i < m.funcs().size(); i++) {
@@ -470,11 +492,15 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
                 if (flexible && step->kind() == "compute_root") {
                     s = std::make_shared<ComputeLocationStep>(func, random_location(m, func, rng));
                 } else if (auto split = step->as<SplitStep>(); split && !split->filled()) {
-                    const LoopKind kind = m.loop(func, split->stage, split->loop).kind;
-                    s = std::make_shared<SplitStep>(
-                        func, split->stage, split->loop,
+                    const ModelLoop &loop = m.loop(func, split->stage, split->loop);
+                    std::vector<int64_t> factors =
                         sample_tile(m, func, split->stage, split->loop, (int)split->factors.size(),
-                                    is_consumer_tile(*split, kind, anchors, m), rng));
+                                    is_consumer_tile(*split, loop.kind, anchors, m), rng);
+                    if (const size_t k = sketch_nest ? pieces_repeating_producers(*sketch_nest, *split) : 0) {
+                        std::vector<int64_t> whole = with_single_iterations(factors, loop.extent, k);
+                        if (whole[k - 1] <= options_.max_consumer_tile) factors = whole;
+                    }
+                    s = std::make_shared<SplitStep>(func, split->stage, split->loop, factors);
                 }
                 s->replay(m);
                 out.add(s);

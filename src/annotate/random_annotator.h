@@ -144,6 +144,9 @@ private:
     // Per DAG node: whether its definitions select on their own coordinates
     // (constant_exterior's bounds test).
     std::vector<bool> selects_on_coordinates_;
+    // Per DAG node: whether it is read at every step of a serial reduction
+    // (is_serial_reduction_operand): never inlined by random_location.
+    std::vector<bool> serial_reduction_operand_;
     Halide::Target target_;
     AnnotationOptions options_;
     FactorizationMemo space_factors_, reduction_factors_, consumer_tile_factors_;

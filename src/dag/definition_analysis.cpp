@@ -36,7 +36,45 @@ public:
     bool found = false;
 };
 
+class CountArithmetic : public IRVisitor {
+    using IRVisitor::visit;
+    template<typename T>
+    void count(const T *op, int64_t weight = 1) {
+        cost += weight;
+        IRVisitor::visit(op);
+    }
+    void visit(const Add *op) override { count(op); }
+    void visit(const Sub *op) override { count(op); }
+    void visit(const Mul *op) override { count(op); }
+    void visit(const Div *op) override { count(op, kCostlyOperationWeight); }
+    void visit(const Mod *op) override { count(op, kCostlyOperationWeight); }
+    void visit(const Min *op) override { count(op); }
+    void visit(const Max *op) override { count(op); }
+    void visit(const EQ *op) override { count(op); }
+    void visit(const NE *op) override { count(op); }
+    void visit(const LT *op) override { count(op); }
+    void visit(const LE *op) override { count(op); }
+    void visit(const GT *op) override { count(op); }
+    void visit(const GE *op) override { count(op); }
+    void visit(const Select *op) override { count(op); }
+    void visit(const Call *op) override {
+        const bool math = op->call_type == Call::PureExtern || op->call_type == Call::Extern ||
+                          op->call_type == Call::ExternCPlusPlus;
+        if (math) cost += kCostlyOperationWeight;
+        IRVisitor::visit(op);
+    }
+
+public:
+    int64_t cost = 0;
+};
+
 }  // namespace
+
+int64_t arithmetic_cost(const Halide::Expr &e) {
+    CountArithmetic counter;
+    if (e.defined()) e.accept(&counter);
+    return counter.cost;
+}
 
 bool reads_data(const Halide::Expr &e) {
     FindDataRead finder;
@@ -51,6 +89,54 @@ bool does_arithmetic(const Node &n) {
         const Call *call = v.as<Call>();
         const bool copy = call && (call->call_type == Call::Halide || call->call_type == Call::Image);
         if (!copy && !v.as<Variable>() && !is_const(v)) return true;
+    }
+    return false;
+}
+
+namespace {
+
+bool definition_calls(const Definition &def, const std::string &callee) {
+    class Find : public IRVisitor {
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            found = found || (op->call_type == Call::Halide && op->name == callee_);
+            IRVisitor::visit(op);
+        }
+        const std::string &callee_;
+
+    public:
+        explicit Find(const std::string &callee) : callee_(callee) {}
+        bool found = false;
+    } finder(callee);
+    for (const Halide::Expr &v : def.values()) v.accept(&finder);
+    for (const Halide::Expr &a : def.args()) a.accept(&finder);
+    return finder.found;
+}
+
+bool is_serial_reduction(const StageInfo &st) {
+    if (!st.has_reduction()) return false;
+    for (const StageLoop &l : st.loops) {
+        if (l.kind == LoopKind::Space) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool is_serial_reduction_operand(const PipelineDAG &dag, int i) {
+    const Node &n = dag.node(i);
+    int64_t points = 1;
+    for (const DimRange &r : n.region) points *= std::max<int64_t>(1, r.extent);
+    for (int c : n.consumers) {
+        const Node &consumer = dag.node(c);
+        if (consumer.func.has_extern_definition()) continue;
+        for (size_t s = 1; s < consumer.stages.size() && s <= consumer.func.updates().size(); s++) {
+            const StageInfo &st = consumer.stages[s];
+            if (is_serial_reduction(st) && st.reduction_points() >= points &&
+                definition_calls(consumer.func.updates()[s - 1], n.name)) {
+                return true;
+            }
+        }
     }
     return false;
 }

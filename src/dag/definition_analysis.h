@@ -22,6 +22,21 @@ bool reads_data(const Halide::Expr &e);
 // counts): only then does storing it save work.
 bool does_arithmetic(const Node &n);
 
+// The arithmetic an expression evaluates, each occurrence counted (a let's
+// value once): additions, products, comparisons and selects count 1;
+// divisions, remainders and math calls such as exp count
+// kCostlyOperationWeight (several cycles each, and no vector integer
+// division on x86). Reads and casts are free.
+constexpr int64_t kCostlyOperationWeight = 4;
+int64_t arithmetic_cost(const Halide::Expr &e);
+
+// Whether node i is read at every step of a serial reduction: an update
+// with no pure loop (a histogram's scatter, `hist(luma(r.x, r.y)) += 1`,
+// which Halide runs as one scalar loop on one thread) whose reduction has
+// at least as many points as node i. Computed inside that loop, node i's
+// arithmetic runs a scalar at a time; computed ahead, vectorised.
+bool is_serial_reduction_operand(const PipelineDAG &dag, int i);
+
 // Per pure dim of node n: whether every stage writes and reads it at its own
 // pure var. A scan's serial dim is not; Halide computes such a dim whole
 // wherever the Func is computed.

@@ -164,6 +164,14 @@ public:
     // below. Past it, Halide's compile time and the model's footprint and
     // feature analysis (which substitute inlined Funcs too) grow out of hand.
     static constexpr int64_t kMaxCallsAfterInlining = 512;
+    // The most the search inlines on its own (the sketch rules, the
+    // annotator's and the mutations' placements): a program past it stays
+    // legal, from a log or a user's steps, but the search does not propose it. Non-local means' patch distances
+    // inlined into its weighted sum hold 294 input reads per window step;
+    // that program compiles for minutes and runs 18x slower than with the
+    // patch at root, and a model that has seen nothing like it may still
+    // rank it first.
+    static constexpr int64_t kMaxCallsInlinedBySearch = 256;
 
 private:
     // Node i's calls with its inlined producers substituted (saturated),

@@ -1,5 +1,7 @@
 #include "search/mutations.h"
 
+#include "annotate/unread_tile_loops.h"
+
 #include "search/state_edit.h"
 
 #include <algorithm>
@@ -104,6 +106,16 @@ std::optional<State> mutate_tile_size(const State &s, const AnnotationOptions &l
     int64_t new_product = 1;
     for (int64_t f : inner) new_product *= f;
     if (new_product > extent || inner.back() > max_inner) return std::nullopt;
+    // The pieces of a loop that encloses producers not reading along it
+    // keep one iteration (unread_tile_loops.h).
+    try {
+        const size_t k = pieces_repeating_producers(s.replay(), split);
+        if (k > 0 && single_iterations(split.factors, extent, k) && !single_iterations(inner, extent, k)) {
+            return std::nullopt;
+        }
+    } catch (const InvalidState &) {
+        return std::nullopt;
+    }
 
     State out = s;
     out.groups()[ref.group].steps[ref.index] = std::make_shared<SplitStep>(group.func, split.stage, split.loop, inner);
@@ -135,14 +147,19 @@ std::optional<State> mutate_parallel(const State &s, std::mt19937_64 &rng) {
     }
     // The leading unannotated space loops the parallel loop may cover.
     std::vector<std::string> lead;
+    std::vector<int64_t> iterations;  // of the first 1, 2, ... lead loops fused
     for (const auto &l : before.stage(group.func, par.stage).loops) {
         if (l.kind != LoopKind::Space || l.annotation != Annotation::None) break;
         if (lead.size() == max_fused_loops(par.stage)) break;
         lead.push_back(l.name);
+        iterations.push_back((iterations.empty() ? 1 : iterations.back()) * std::max<int64_t>(1, l.extent));
     }
     if (fused.size() > lead.size() || !std::equal(fused.begin(), fused.end(), lead.begin())) return std::nullopt;
     std::vector<size_t> choices;
-    if (fused.size() > 1) choices.push_back(fused.size() - 1);
+    // Fusing one loop fewer may not leave the threads unbalanced.
+    if (fused.size() > 1 && balances_threads(iterations[fused.size() - 2], s.dag().parallelism())) {
+        choices.push_back(fused.size() - 1);
+    }
     if (fused.size() < lead.size()) choices.push_back(fused.size() + 1);
     if (choices.empty()) return std::nullopt;
     size_t k = pick(choices, rng);

@@ -30,7 +30,7 @@ std::optional<State> staged(const SketchContext &ctx, const State &s, int i) {
     const LoopNest m = s.replay();
     std::vector<bool> inlined = m.inlined_nodes();
     inlined[i] = true;
-    if (ctx.dag.largest_inlined_call_count(inlined) > PipelineDAG::kMaxCallsAfterInlining) return std::nullopt;
+    if (ctx.dag.largest_inlined_call_count(inlined) > PipelineDAG::kMaxCallsInlinedBySearch) return std::nullopt;
     const std::vector<int> consumers = ctx.dag.effective_consumers(i, m.inlined_nodes());
     if (consumers.size() != 1) return std::nullopt;
     const Node &c = ctx.dag.node(consumers[0]);

@@ -52,6 +52,11 @@ SketchRulePtr make_sliding_window_rule();
 // read at data-dependent indices, computed at root beside its inlined sketch.
 SketchRulePtr make_lookup_table_rule();
 
+// The serial-reduction rule (serial_reduction_rule.cpp): a strictly
+// inlinable Func read at every step of an update with no pure loop (a
+// histogram's scatter), computed at root instead of inside that scalar loop.
+SketchRulePtr make_serial_reduction_rule();
+
 // The shared-value rule (shared_value_rule.cpp): a strictly inlinable Func
 // its consumer reads at one point across a whole loop, computed at the
 // consumer's tile beside its inlined sketch.

@@ -5,6 +5,11 @@
 // lookup; computed at root it is computed once per entry and read back. The
 // rule keeps the table at root beside always_inline's sketch, which still
 // inlines it: where the table is barely reused, the search picks that one.
+// Where every entry serves many lookups and the table itself reads data (a
+// tone curve from a histogram's cumulative sum), inlining it cannot win: each
+// lookup still gathers what the table reads, and adds the table's
+// arithmetic (histogram_equalize's 64-bit division per pixel). There the
+// table is the only sketch.
 #include "sketch/consumer_tile.h"
 
 #include "dag/definition_analysis.h"
@@ -71,8 +76,10 @@ int64_t table_points(const Node &n) {
     return points;
 }
 
-// A table pays where it serves several lookups per entry.
+// A table pays where it serves several lookups per entry; past many per
+// entry, a table that reads data is never inlined.
 constexpr int64_t kLookupsPerEntry = 4;
+constexpr int64_t kLookupsPerEntryOnlyTable = 64;
 
 class KeepLookupTable : public SketchRule {
 public:
@@ -81,7 +88,10 @@ public:
         const Node &n = ctx.dag.node(i);
         if (n.is_output || !n.is_strict_inlinable || !does_arithmetic(n)) return RuleResult::Pass;
         const int64_t lookups = data_dependent_lookups(ctx.dag, n);
-        return lookups > 0 && lookups >= kLookupsPerEntry * table_points(n) ? RuleResult::Apply : RuleResult::Pass;
+        const int64_t entries = table_points(n);
+        if (lookups == 0 || lookups < kLookupsPerEntry * entries) return RuleResult::Pass;
+        const bool reads = !n.call_counts.empty();
+        return reads && lookups >= kLookupsPerEntryOnlyTable * entries ? RuleResult::ApplyAndSkipRest : RuleResult::Apply;
     }
     SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
         State next = s;

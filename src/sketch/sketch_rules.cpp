@@ -32,7 +32,7 @@ std::vector<bool> inlined_in(const PipelineDAG &dag, const State &s) {
 }
 
 // Rule 2: a strictly inlinable node is always inlined (unless that would
-// multiply the calls of an expression past PipelineDAG::kMaxCallsAfterInlining).
+// multiply the calls of an expression past PipelineDAG::kMaxCallsInlinedBySearch).
 class AlwaysInline : public SketchRule {
 public:
     std::string name() const override { return "always_inline"; }
@@ -40,7 +40,7 @@ public:
         if (!ctx.dag.node(i).is_strict_inlinable) return RuleResult::Pass;
         std::vector<bool> inlined = inlined_in(ctx.dag, s);
         inlined[i] = true;
-        if (ctx.dag.largest_inlined_call_count(inlined) > PipelineDAG::kMaxCallsAfterInlining) return RuleResult::Pass;
+        if (ctx.dag.largest_inlined_call_count(inlined) > PipelineDAG::kMaxCallsInlinedBySearch) return RuleResult::Pass;
         return RuleResult::ApplyAndSkipRest;
     }
     SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
@@ -368,6 +368,7 @@ void clear_registered_sketch_rules() { user_rules().clear(); }
 std::vector<SketchRulePtr> sketch_rules() {
     std::vector<SketchRulePtr> rules = user_rules();
     rules.push_back(make_cache_read_rule());
+    rules.push_back(make_serial_reduction_rule());
     rules.push_back(make_lookup_table_rule());
     rules.push_back(make_shared_value_rule());
     rules.push_back(make_compute_at_reduction_step_rule());

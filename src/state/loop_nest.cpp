@@ -25,6 +25,14 @@ std::optional<std::string> intermediate_origin(const std::string &name) {
     return name.substr(0, name.size() - suffix.size());
 }
 
+int ModelStage::find_including_fused(const std::string &loop) const {
+    for (size_t i = 0; i < loops.size(); i++) {
+        const auto &from = loops[i].fused_from;
+        if (loops[i].name == loop || std::find(from.begin(), from.end(), loop) != from.end()) return (int)i;
+    }
+    return -1;
+}
+
 int ModelStage::find(const std::string &loop) const {
     for (size_t i = 0; i < loops.size(); i++) {
         if (loops[i].name == loop) return (int)i;
@@ -225,6 +233,8 @@ void LoopNest::fuse(const std::string &func_name, int stage_index, const std::ve
         fused.guarded_tail = fused.guarded_tail || l.guarded_tail;
         fused.constant_extent = fused.constant_extent && l.constant_extent;
         fused.origins.insert(fused.origins.end(), l.origins.begin(), l.origins.end());
+        if (l.fused_from.empty()) fused.fused_from.push_back(l.name);
+        else fused.fused_from.insert(fused.fused_from.end(), l.fused_from.begin(), l.fused_from.end());
     }
     s.loops.erase(s.loops.begin() + first, s.loops.begin() + first + loops.size());
     s.loops.insert(s.loops.begin() + first, fused);

@@ -48,6 +48,8 @@ struct ModelLoop {
     // computed over the rounded-up range, guards or not.
     bool tail = false;
     bool guarded_tail = false;
+    // For a fused loop: the loops it replaced, outermost first.
+    std::vector<std::string> fused_from;
 };
 
 struct ModelStage {
@@ -58,6 +60,8 @@ struct ModelStage {
     bool gpu_single_thread = false;
 
     int find(const std::string &loop) const;
+    // The position of `loop`, or of the fused loop that replaced it.
+    int find_including_fused(const std::string &loop) const;
 };
 
 enum class LocationKind { Root, Inline, At };
@@ -110,6 +114,17 @@ struct ModelFunc {
 // in an update; a program from a log that does still replays as it was.
 constexpr size_t kMaxFusedUpdateLoops = 4;
 inline size_t max_fused_loops(int stage) { return stage > 0 ? kMaxFusedUpdateLoops : SIZE_MAX; }
+
+// Whether a parallel loop of `iterations` keeps `threads` threads busy: at
+// least one task each, and the last wave of tasks at least 90% full (3 tasks
+// on 2 threads leave one idle a third of the time). Eight tasks per thread
+// or more balance whatever their count.
+inline bool balances_threads(int64_t iterations, int threads) {
+    if (threads <= 1) return iterations >= 2;
+    if (iterations >= 8 * (int64_t)threads) return true;
+    const int64_t waves = (iterations + threads - 1) / threads;
+    return iterations >= threads && 10 * iterations >= 9 * waves * threads;
+}
 
 class LoopNest {
 public:

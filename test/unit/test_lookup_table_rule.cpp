@@ -1,7 +1,8 @@
 // The lookup-table rule (src/sketch/lookup_table_rule.cpp): a table read at
 // data-dependent indices keeps a sketch with the table at root beside the
-// inlined one; elementwise producers and barely reused tables do not; the
-// table programs compute what the reference computes.
+// inlined one, or instead of it where a table that reads data serves many
+// lookups per entry; elementwise producers and barely reused tables do not;
+// the table programs compute what the reference computes.
 #include "annotate/random_annotator.h"
 #include "measure_test_support.h"
 #include "search/program_sampler.h"
@@ -55,6 +56,37 @@ TEST_CASE("lookup table rule: a table read at pixel values is kept at root besid
     CHECK(count_with(dag, sketches, "gamma", LocationKind::Inline) == (int)sketches.size() - 1);
     // The elementwise producer is inlined in every sketch, as before.
     CHECK(count_with(dag, sketches, "scale", LocationKind::Inline) == (int)sketches.size());
+}
+
+// out(x, y) = curve[in(x, y)], curve(i) = counts(i) * 255 / total: a tone
+// curve computed from a 256-entry input (a histogram's counts), read at
+// every pixel of a w x h image.
+ansor_test::Pipe make_tone_curve(int w, int h) {
+    ImageParam in(UInt(8), 2, "in"), counts(UInt(32), 1, "counts");
+    in.dim(0).set_estimate(0, w).dim(1).set_estimate(0, h);
+    counts.dim(0).set_estimate(0, 256);
+    Var i("i"), x("x"), y("y");
+    Func curve("curve"), out("out");
+    const Expr total = cast<uint64_t>(w * h);
+    curve(i) = cast<uint8_t>(min(cast<uint64_t>(counts(i)) * 255 / total, 255));
+    out(x, y) = curve(cast<int>(in(x, y))) + in(x, y) / 2;
+    out.set_estimate(x, 0, w).set_estimate(y, 0, h);
+    return {{out}};
+}
+
+TEST_CASE("lookup table rule: a table that reads data and serves 64 or more lookups per entry is never inlined") {
+    // 256 x 256 pixels: 256 lookups per entry.
+    auto p = make_tone_curve(256, 256);
+    PipelineDAG dag(p.functions(), 2);
+    const auto sketches = generate_sketches({dag, ansor_test::cpu_target()});
+    REQUIRE(!sketches.empty());
+    CHECK(count_with(dag, sketches, "curve", LocationKind::Root) == (int)sketches.size());
+    // 48 x 48 pixels: 9 lookups per entry, both sketches.
+    auto q = make_tone_curve(48, 48);
+    PipelineDAG small(q.functions(), 2);
+    const auto both = generate_sketches({small, ansor_test::cpu_target()});
+    CHECK(count_with(small, both, "curve", LocationKind::Root) == 1);
+    CHECK(count_with(small, both, "curve", LocationKind::Inline) == (int)both.size() - 1);
 }
 
 TEST_CASE("lookup table rule: a table with fewer lookups than entries is only inlined") {

@@ -218,3 +218,53 @@ TEST_CASE("annotation: a boundary-condition conv samples, and unrolling never co
     CHECK(attached > 0);
     CHECK(unrolled > 0);
 }
+
+TEST_CASE("annotation: a parallel loop balances the threads") {
+    CHECK(balances_threads(2, 2));
+    CHECK(balances_threads(4, 2));
+    CHECK(balances_threads(9, 2));    // 9 of 10 slots busy
+    CHECK_FALSE(balances_threads(3, 2));  // one thread idle a third of the time
+    CHECK_FALSE(balances_threads(7, 2));
+    CHECK_FALSE(balances_threads(1, 2));
+    CHECK(balances_threads(16, 2));
+    CHECK_FALSE(balances_threads(20, 16));
+    CHECK(balances_threads(128, 16));
+
+    // out(x, y, c) over 3 channels, c outermost: the annotator and the
+    // parallel mutation never parallelise the 3 channels alone on 2 threads.
+    Halide::ImageParam in(Halide::Float(32), 3, "in");
+    in.dim(0).set_estimate(0, 128).dim(1).set_estimate(0, 96).dim(2).set_estimate(0, 3);
+    Halide::Var x("x"), y("y"), c("c");
+    Halide::Func out("out");
+    out(x, y, c) = in(x, y, c) * 2.f + 1.f;
+    out.set_estimate(x, 0, 128).set_estimate(y, 0, 96).set_estimate(c, 0, 3);
+    PipelineDAG dag({out.function()}, 2);
+    std::vector<State> sketches = generate_sketches({dag, cpu()});
+    REQUIRE(!sketches.empty());
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, cpu(), ao);
+    Mutator mutator(annotator, ao);
+    std::mt19937_64 rng(3);
+    int parallel_loops = 0;
+    auto check_parallel = [&](const State &program) {
+        const LoopNest m = program.replay();
+        for (const ModelFunc &f : m.funcs()) {
+            for (const ModelStage &st : f.stages) {
+                for (const ModelLoop &l : st.loops) {
+                    if (l.annotation != Annotation::Parallel) continue;
+                    parallel_loops++;
+                    CHECK(balances_threads(l.extent, 2));
+                }
+            }
+        }
+    };
+    for (int i = 0; i < 40; i++) {
+        State program = annotator.annotate(sketches[i % sketches.size()], rng);
+        check_parallel(program);
+        for (int k = 0; k < 4; k++) {
+            if (auto mutant = mutator.mutate(program, MutationKind::Parallel, rng)) check_parallel(*mutant);
+        }
+    }
+    CHECK(parallel_loops >= 40);
+}
