@@ -472,8 +472,8 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
     LoopNest m(dag_);
     const Anchors anchors = anchors_of(sketch);
     // The sketch's own nest: where its producers sit in their consumers'
-    // final loop order (a split loop they do not read keeps one outer
-    // iteration, unread_tile_loops.h).
+    // final loop order (the pieces of a split loop they do not read that
+    // enclose them keep one iteration, unread_tile_loops.h).
     std::optional<LoopNest> sketch_nest;
     if (!anchors.empty()) {
         try {

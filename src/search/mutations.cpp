@@ -56,6 +56,21 @@ const char *mutation_name(MutationKind k) {
     return "?";
 }
 
+namespace {
+
+// Whether some step places a Func at a loop of (func, stage).
+bool has_producers_at(const State &s, const std::string &func, int stage) {
+    for (const FuncSteps &g : s.groups()) {
+        for (const StepPtr &step : g.steps) {
+            const Location *loc = step->placement();
+            if (loc && loc->kind == LocationKind::At && loc->func == func && loc->stage == stage) return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
 std::optional<State> mutate_tile_size(const State &s, const AnnotationOptions &limits, std::mt19937_64 &rng) {
     auto splits = find_steps<SplitStep>(s, [](const SplitStep &sp) { return sp.filled() && !sp.factors.empty(); });
     if (splits.empty()) return std::nullopt;
@@ -107,14 +122,17 @@ std::optional<State> mutate_tile_size(const State &s, const AnnotationOptions &l
     for (int64_t f : inner) new_product *= f;
     if (new_product > extent || inner.back() > max_inner) return std::nullopt;
     // The pieces of a loop that encloses producers not reading along it
-    // keep one iteration (unread_tile_loops.h).
-    try {
-        const size_t k = pieces_repeating_producers(s.replay(), split);
-        if (k > 0 && single_iterations(split.factors, extent, k) && !single_iterations(inner, extent, k)) {
+    // keep one iteration (unread_tile_loops.h); only a stage that producers
+    // are computed in is replayed to find out.
+    if (has_producers_at(s, group.func, split.stage)) {
+        try {
+            const size_t k = pieces_repeating_producers(s.replay(), split);
+            if (k > 0 && single_iterations(split.factors, extent, k) && !single_iterations(inner, extent, k)) {
+                return std::nullopt;
+            }
+        } catch (const InvalidState &) {
             return std::nullopt;
         }
-    } catch (const InvalidState &) {
-        return std::nullopt;
     }
 
     State out = s;
