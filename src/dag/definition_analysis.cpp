@@ -123,10 +123,15 @@ bool is_serial_reduction(const StageInfo &st) {
 
 }  // namespace
 
-bool is_serial_reduction_operand(const PipelineDAG &dag, int i) {
-    const Node &n = dag.node(i);
+int64_t region_points(const Node &n) {
     int64_t points = 1;
     for (const DimRange &r : n.region) points *= std::max<int64_t>(1, r.extent);
+    return points;
+}
+
+bool is_serial_reduction_operand(const PipelineDAG &dag, int i) {
+    const Node &n = dag.node(i);
+    const int64_t points = region_points(n);
     for (int c : n.consumers) {
         const Node &consumer = dag.node(c);
         if (consumer.func.has_extern_definition()) continue;

@@ -30,6 +30,9 @@ bool does_arithmetic(const Node &n);
 constexpr int64_t kCostlyOperationWeight = 4;
 int64_t arithmetic_cost(const Halide::Expr &e);
 
+// Points of node n's region at root (its estimated extents' product).
+int64_t region_points(const Node &n);
+
 // Whether node i is read at every step of a serial reduction: an update
 // with no pure loop (a histogram's scatter, `hist(luma(r.x, r.y)) += 1`,
 // which Halide runs as one scalar loop on one thread) whose reduction has

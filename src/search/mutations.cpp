@@ -56,21 +56,6 @@ const char *mutation_name(MutationKind k) {
     return "?";
 }
 
-namespace {
-
-// Whether some step places a Func at a loop of (func, stage).
-bool has_producers_at(const State &s, const std::string &func, int stage) {
-    for (const FuncSteps &g : s.groups()) {
-        for (const StepPtr &step : g.steps) {
-            const Location *loc = step->placement();
-            if (loc && loc->kind == LocationKind::At && loc->func == func && loc->stage == stage) return true;
-        }
-    }
-    return false;
-}
-
-}  // namespace
-
 std::optional<State> mutate_tile_size(const State &s, const AnnotationOptions &limits, std::mt19937_64 &rng) {
     auto splits = find_steps<SplitStep>(s, [](const SplitStep &sp) { return sp.filled() && !sp.factors.empty(); });
     if (splits.empty()) return std::nullopt;
@@ -78,6 +63,7 @@ std::optional<State> mutate_tile_size(const State &s, const AnnotationOptions &l
     const FuncSteps &group = s.groups()[ref.group];
     const auto &split = *group.steps[ref.index]->as<SplitStep>();
     int64_t extent, max_inner;
+    const RandomAnnotator::Anchors anchors = RandomAnnotator::anchors_of(s);
     try {
         const LoopNest before = model_before(s, group.func, ref.index);
         const ModelLoop &loop = before.loop(group.func, split.stage, split.loop);
@@ -86,7 +72,7 @@ std::optional<State> mutate_tile_size(const State &s, const AnnotationOptions &l
         // A consumer tile whose inner piece is split again (for vectors)
         // keeps the consumer-tile limit; one vectorised as it is stays a
         // register tile.
-        if (RandomAnnotator::is_consumer_tile(split, loop.kind, RandomAnnotator::anchors_of(s), before)) {
+        if (RandomAnnotator::is_consumer_tile(split, loop.kind, anchors, before)) {
             const std::string inner_piece = split.piece_names().back();
             const bool vectorised_whole = !find_steps<AnnotateStep>(s, [&](const AnnotateStep &a) {
                                                return a.func() == group.func && a.stage == split.stage &&
@@ -124,7 +110,10 @@ std::optional<State> mutate_tile_size(const State &s, const AnnotationOptions &l
     // The pieces of a loop that encloses producers not reading along it
     // keep one iteration (unread_tile_loops.h); only a stage that producers
     // are computed in is replayed to find out.
-    if (has_producers_at(s, group.func, split.stage)) {
+    const bool has_producers = std::any_of(anchors.begin(), anchors.end(), [&](const auto &anchor) {
+        return std::get<0>(anchor) == group.func && std::get<1>(anchor) == split.stage;
+    });
+    if (has_producers) {
         try {
             const size_t k = pieces_repeating_producers(s.replay(), split);
             if (k > 0 && single_iterations(split.factors, extent, k) && !single_iterations(inner, extent, k)) {

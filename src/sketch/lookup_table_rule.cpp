@@ -70,12 +70,6 @@ int64_t data_dependent_lookups(const PipelineDAG &dag, const Node &n) {
     return lookups;
 }
 
-int64_t table_points(const Node &n) {
-    int64_t points = 1;
-    for (const DimRange &r : n.region) points *= std::max<int64_t>(1, r.extent);
-    return points;
-}
-
 // A table pays where it serves several lookups per entry; past many per
 // entry, a table that reads data is never inlined.
 constexpr int64_t kLookupsPerEntry = 4;
@@ -88,7 +82,7 @@ public:
         const Node &n = ctx.dag.node(i);
         if (n.is_output || !n.is_strict_inlinable || !does_arithmetic(n)) return RuleResult::Pass;
         const int64_t lookups = data_dependent_lookups(ctx.dag, n);
-        const int64_t entries = table_points(n);
+        const int64_t entries = region_points(n);
         if (lookups == 0 || lookups < kLookupsPerEntry * entries) return RuleResult::Pass;
         const bool reads = !n.call_counts.empty();
         return reads && lookups >= kLookupsPerEntryOnlyTable * entries ? RuleResult::ApplyAndSkipRest : RuleResult::Apply;
