@@ -123,6 +123,14 @@ bool is_serial_reduction(const StageInfo &st) {
 
 }  // namespace
 
+int64_t value_cost(const PipelineDAG &dag, const Node &n) {
+    std::vector<bool> will_inline(dag.nodes().size());
+    for (size_t j = 0; j < will_inline.size(); j++) will_inline[j] = dag.node((int)j).is_strict_inlinable;
+    int64_t cost = 0;
+    for (const Halide::Expr &v : n.func.definition().values()) cost += arithmetic_cost(inline_all(dag, v, will_inline));
+    return cost;
+}
+
 int64_t region_points(const Node &n) {
     int64_t points = 1;
     for (const DimRange &r : n.region) points *= std::max<int64_t>(1, r.extent);

@@ -30,6 +30,19 @@ bool does_arithmetic(const Node &n);
 constexpr int64_t kCostlyOperationWeight = 4;
 int64_t arithmetic_cost(const Halide::Expr &e);
 
+// The arithmetic cost of one value of node n (all its values), with the
+// strictly inlinable Funcs it reads inlined as always_inline would.
+int64_t value_cost(const PipelineDAG &dag, const Node &n);
+
+// Cost (value_cost) from which a value that a consumer reads at one point
+// across one of its loops is never inlined into it, so never recomputed for
+// each iteration of that loop: four additions or products, or one division
+// or math call. Recomputing unsharp mask's ratio for each colour channel, or
+// non-local means' exp(-patch) for each of four sums, cannot beat storing
+// it once, and a model that has not seen such a pipeline may still rank
+// the recomputation first.
+constexpr int64_t kCostNeverRecomputed = 4;
+
 // Points of node n's region at root (its estimated extents' product).
 int64_t region_points(const Node &n);
 

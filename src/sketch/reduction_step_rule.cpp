@@ -16,7 +16,8 @@
 //     middle, the pixels of a tile inside, with the loops the producers do
 //     not vary along (the channels) whole inside the tile;
 //   compute_at_reduction_step (at the producer, before always_inline, and
-//     beside it for a strictly inlinable producer): computes the producer at
+//     beside it for a strictly inlinable producer unless its value is costly
+//     and shared across a consumer loop): computes the producer at
 //     the innermost loop of the consumer's first block of reduction loops
 //     that has space loops inside it (the consumer's, or its cache-write
 //     intermediate's). The producer's own producers then join it there by
@@ -193,11 +194,39 @@ std::optional<State> reduction_step_sketch(const SketchContext &ctx, const State
     return next;
 }
 
+// Whether the one consumer of node i reads it at the same point across one
+// of its last stage's space loops (the channels of non-local means' sums):
+// inlined, node i is recomputed for every iteration of that loop.
+bool read_across_a_space_loop(const PipelineDAG &dag, int i) {
+    const Node &n = dag.node(i);
+    if (n.consumers.size() != 1) return false;
+    const int c = n.consumers[0];
+    auto will_inline = [&](int j) { return dag.node(j).is_strict_inlinable; };
+    const std::vector<std::vector<Halide::Expr>> reads = reads_of(dag, c, n.name, will_inline);
+    if (reads.empty()) return false;
+    for (const StageLoop &l : dag.node(c).stages.back().loops) {
+        if (l.kind != LoopKind::Space || l.extent < 2) continue;
+        bool used = false;
+        for (const auto &args : reads) {
+            for (const Halide::Expr &a : args) used = used || Halide::Internal::expr_uses_var(a, l.var);
+        }
+        if (!used) return true;
+    }
+    return false;
+}
+
+// Exclusive for a strictly inlinable producer whose value is costly and
+// shared across a consumer loop (kCostNeverRecomputed): non-local means'
+// weight, an exp, is then never inlined into the four sums.
 class ComputeAtReductionStep : public SketchRule {
 public:
     std::string name() const override { return "compute_at_reduction_step"; }
     RuleResult condition(const SketchContext &ctx, const State &s, int i) const override {
-        return reduction_step_sketch(ctx, s, i) ? RuleResult::Apply : RuleResult::Pass;
+        if (!reduction_step_sketch(ctx, s, i)) return RuleResult::Pass;
+        const Node &n = ctx.dag.node(i);
+        const bool never_inline = n.is_strict_inlinable && value_cost(ctx.dag, n) >= kCostNeverRecomputed &&
+                                  read_across_a_space_loop(ctx.dag, i);
+        return never_inline ? RuleResult::ApplyAndSkipRest : RuleResult::Apply;
     }
     SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
         return {{*reduction_step_sketch(ctx, s, i), i - 1}};

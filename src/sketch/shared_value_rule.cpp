@@ -8,10 +8,8 @@
 // computed once for all of them, as Adams2019 and the expert schedule do.
 // The shared loops must be the shorter ones (channels, not the image).
 // The rule adds that sketch beside always_inline's, which still inlines it,
-// unless the value costs more than a few operations (arithmetic_cost, with
-// the strictly inlinable Funcs it reads inlined): recomputing unsharp mask's
-// ratio, a division, for each channel cannot beat storing it once per tile,
-// and a model that has not seen such a pipeline may still rank it first.
+// unless the value costs more than a few operations (kCostNeverRecomputed):
+// then the per-tile sketch is the only one.
 #include "sketch/consumer_tile.h"
 
 #include "dag/definition_analysis.h"
@@ -62,24 +60,12 @@ std::optional<State> shared_value_sketch(const SketchContext &ctx, const State &
     return compute_in_consumer_tile(ctx, s, i, *t, "");
 }
 
-// Cost (arithmetic_cost) from which a shared value is only computed once
-// per tile: four additions or products, or one division.
-constexpr int64_t kCostOnlyShared = 4;
-
-int64_t cost_per_value(const PipelineDAG &dag, const Node &n) {
-    std::vector<bool> will_inline(dag.nodes().size());
-    for (size_t j = 0; j < will_inline.size(); j++) will_inline[j] = dag.node((int)j).is_strict_inlinable;
-    int64_t cost = 0;
-    for (const Halide::Expr &v : n.func.definition().values()) cost += arithmetic_cost(inline_all(dag, v, will_inline));
-    return cost;
-}
-
 class SharedValueAtConsumerTile : public SketchRule {
 public:
     std::string name() const override { return "shared_value_at_consumer_tile"; }
     RuleResult condition(const SketchContext &ctx, const State &s, int i) const override {
         if (!shared_value_sketch(ctx, s, i)) return RuleResult::Pass;
-        const bool costly = cost_per_value(ctx.dag, ctx.dag.node(i)) >= kCostOnlyShared;
+        const bool costly = value_cost(ctx.dag, ctx.dag.node(i)) >= kCostNeverRecomputed;
         return costly ? RuleResult::ApplyAndSkipRest : RuleResult::Apply;
     }
     SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {

@@ -135,3 +135,57 @@ TEST_CASE("reduction step rules: programs with the producer per reduction step c
     }
     ansor_test::expect_all_correct(dag, programs);
 }
+
+namespace {
+
+bool inlined(const PipelineDAG &dag, const State &s, const std::string &func) {
+    return s.replay().func(ansor_test::resolve(dag, func)).location.kind == LocationKind::Inline;
+}
+
+bool factored(const State &s, const std::string &func) { return s.replay().intermediate_of(func) != nullptr; }
+
+}  // namespace
+
+TEST_CASE("reduction step rules: a costly per-offset value shared by the channels is never inlined") {
+    // weight = exp(-patch): a math call, read by sums at the same point for
+    // each of its 3 channels. Inlined, it is recomputed per channel.
+    auto p = make_window_weights(64, 48);
+    PipelineDAG dag(p.functions(), 2);
+    const std::string sums = ansor_test::resolve(dag, "sums");
+    int per_step = 0;
+    for (const State &s : generate_sketches({dag, ansor_test::cpu_target()})) {
+        if (at_reduction_loop(dag, s, "weight")) per_step++;
+        if (factored(s, sums)) continue;
+        CHECK_MESSAGE(!inlined(dag, s, "weight"), s.key());
+    }
+    CHECK(per_step > 0);
+}
+
+TEST_CASE("reduction step rules: a cheap per-offset value keeps its inlined sketch") {
+    // The same pipeline with weight = 1 - patch: one subtraction per value,
+    // which inlining may well recompute for each channel.
+    ImageParam in(Float(32), 3, "in");
+    in.dim(0).set_estimate(0, 64).dim(1).set_estimate(0, 48).dim(2).set_estimate(0, 3);
+    Var x("x"), y("y"), c("c"), dx("dx"), dy("dy");
+    Func clamped = BoundaryConditions::repeat_edge(in);
+    Func dist("dist"), patch("patch"), weight("weight"), sums("sums"), out("out");
+    Expr d = clamped(x, y, 0) - clamped(x + dx, y + dy, 0);
+    dist(x, y, dx, dy) = d * d;
+    patch(x, y, dx, dy) = dist(x - 1, y, dx, dy) + dist(x, y, dx, dy) + dist(x + 1, y, dx, dy);
+    weight(x, y, dx, dy) = 1.f - patch(x, y, dx, dy);
+    RDom win(-2, 5, -2, 5, "win");
+    sums(x, y, c) = 0.f;
+    sums(x, y, c) += weight(x, y, win.x, win.y) * clamped(x + win.x, y + win.y, c);
+    out(x, y, c) = sums(x, y, c) / (1.f + sums(x, y, 0) * sums(x, y, 0));
+    out.set_estimate(x, 0, 64).set_estimate(y, 0, 48).set_estimate(c, 0, 3);
+    PipelineDAG dag({out.function()}, 2);
+    const std::string sums_name = ansor_test::resolve(dag, "sums");
+    bool inlined_unfactored = false, per_step = false;
+    for (const State &s : generate_sketches({dag, ansor_test::cpu_target()})) {
+        if (factored(s, sums_name)) continue;
+        inlined_unfactored = inlined_unfactored || inlined(dag, s, "weight");
+        per_step = per_step || at_reduction_loop(dag, s, "weight");
+    }
+    CHECK(inlined_unfactored);
+    CHECK(per_step);
+}
