@@ -306,16 +306,6 @@ void RandomAnnotator::bind_block_threads(State &out, LoopNest &m, const std::str
     add(std::make_shared<AnnotateStep>(func, stage, inner, Annotation::GpuThread));
 }
 
-bool RandomAnnotator::fits_target(const State &program) const {
-    if (!gpu_) return true;
-    try {
-        check_gpu_program(program, program.replay());
-        return true;
-    } catch (const InvalidState &) {
-        return false;
-    }
-}
-
 void RandomAnnotator::check_gpu_program(const State &program, const LoopNest &m) const {
     if (!gpu_) return;
     const GpuTargetFacts &g = *gpu_;

@@ -1,4 +1,5 @@
 #include "annotate/random_annotator.h"
+#include "annotate/reduction_step_tiles.h"
 
 #include "annotate/unread_tile_loops.h"
 #include "dag/definition_analysis.h"
@@ -515,7 +516,24 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
         }
     }
     limit_unroll_steps(out, m);
+    // A per-step tile too large for the caches is a draw that does not fit
+    // (reduction_step_tiles.h); the sampler draws again.
+    check_reduction_step_tiles(m);
     return out;
+}
+
+bool RandomAnnotator::fits_target(const State &program) const {
+    try {
+        const LoopNest m = program.replay();
+        if (!gpu_) {
+            check_reduction_step_tiles(m);
+            return true;
+        }
+        check_gpu_program(program, m);
+        return true;
+    } catch (const InvalidState &) {
+        return false;
+    }
 }
 
 }  // namespace ansor

@@ -106,8 +106,9 @@ public:
     // Throws InvalidState when a GPU program breaks the target's limits or
     // leaves a Func's stage on the host (gpu_annotation.cpp).
     void check_gpu_program(const State &program, const LoopNest &model) const;
-    // Whether a program (say, a mutant) keeps to the GPU target's limits;
-    // always true on a CPU target.
+    // Whether a program (say, a mutant) keeps to the target's limits: a GPU
+    // block's (check_gpu_program); on a CPU, per-step tiles that fit the
+    // caches (reduction_step_tiles.h).
     bool fits_target(const State &program) const;
 
 private:

@@ -6,7 +6,9 @@
 // consumer's own pixels (a matrix operand's row, a convolution's input) does
 // not; the new programs compute what the reference computes.
 #include "annotate/random_annotator.h"
+#include "annotate/reduction_step_tiles.h"
 #include "measure_test_support.h"
+#include "search/mutations.h"
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
 #include "sketch_test_support.h"
@@ -188,4 +190,89 @@ TEST_CASE("reduction step rules: a cheap per-offset value keeps its inlined sket
     }
     CHECK(inlined_unfactored);
     CHECK(per_step);
+}
+
+namespace {
+
+// The most points of a stage inside a reduction loop that a Func is computed
+// at, over the program's Funcs (0 when none is).
+int64_t largest_step_tile(const State &program) {
+    const LoopNest m = program.replay();
+    int64_t largest = 0;
+    for (const ModelFunc &f : m.funcs()) {
+        if (f.location.kind != LocationKind::At) continue;
+        const ModelStage &st = m.stage(f.location.func, f.location.stage);
+        const int k = st.find(f.location.loop);
+        if (k < 0 || st.loops[k].kind != LoopKind::Reduction) continue;
+        int64_t points = 1;
+        for (size_t j = k + 1; j < st.loops.size(); j++) {
+            if (st.loops[j].kind == LoopKind::Space) points *= st.loops[j].extent;
+        }
+        largest = std::max(largest, points);
+    }
+    return largest;
+}
+
+}  // namespace
+
+TEST_CASE("reduction step rules: the tile a reduction steps over stays within the cache bound, sampled or mutated") {
+    // 768 x 512 pixels, 3 channels: tiles of up to 512 a side would step
+    // over 786,432 points.
+    auto p = make_window_weights(768, 512);
+    PipelineDAG dag(p.functions(), 2);
+    const std::vector<State> found = sketches_at_reduction_loop(dag, "weight");
+    REQUIRE(!found.empty());
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
+    ProgramSampler sampler(found, annotator);
+    Mutator mutator(annotator, ao);
+    std::mt19937_64 rng(11);
+    int mutants = 0;
+    for (int i = 0; i < 24; i++) {
+        auto program = sampler.sample(rng);
+        REQUIRE(program.has_value());
+        const int64_t tile = largest_step_tile(*program);
+        CHECK(tile > 0);
+        CHECK(tile <= kMaxPointsPerReductionStep);
+        CHECK(annotator.fits_target(*program));
+        for (int k = 0; k < 4; k++) {
+            if (auto mutant = mutator.mutate(*program, MutationKind::TileSize, rng)) {
+                mutants++;
+                CHECK(largest_step_tile(*mutant) <= kMaxPointsPerReductionStep);
+            }
+        }
+    }
+    CHECK(mutants > 0);
+}
+
+TEST_CASE("reduction step rules: a tile over the bound is named in the error") {
+    auto p = make_window_weights(768, 512);
+    PipelineDAG dag(p.functions(), 2);
+    const std::string sums = ansor_test::resolve(dag, "sums");
+    // The sketch's SRS tiles at their largest: the whole image per step.
+    for (const State &sketch : sketches_at_reduction_loop(dag, "weight")) {
+        State whole = sketch;
+        bool filled = false;
+        for (FuncSteps &g : whole.groups()) {
+            for (StepPtr &step : g.steps) {
+                auto split = step->as<SplitStep>();
+                if (!split || split->filled() || split->func() != sums) continue;
+                const int64_t extent = split->loop == "x" ? 768 : 512;
+                step = std::make_shared<SplitStep>(split->func(), split->stage, split->loop,
+                                                   std::vector<int64_t>(split->factors.size(), extent));
+                filled = true;
+            }
+        }
+        if (!filled) continue;
+        LoopNest m(dag);
+        try {
+            m = whole.replay();
+        } catch (const InvalidState &) {
+            continue;
+        }
+        CHECK_THROWS_WITH_AS(check_reduction_step_tiles(m), doctest::Contains("steps over"), InvalidState);
+        return;
+    }
+    FAIL("no sketch could be filled with whole-image tiles");
 }
