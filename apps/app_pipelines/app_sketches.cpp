@@ -14,6 +14,7 @@
 #include "annotate/random_annotator.h"
 #include "app_pipelines.h"
 #include "dag/pipeline_dag.h"
+#include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
 
 #include <Halide.h>
@@ -22,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -103,24 +105,26 @@ void print_samples(const ansor::PipelineDAG &dag, const std::vector<ansor::State
     ansor::AnnotationOptions ao;
     ao.parallelism = kParallelism;
     ansor::RandomAnnotator annotator(dag, Target(kTarget), ao);
+    // The search's sampler: a draw that does not fit (a location the
+    // footprint rules out, a per-step tile over the bound) is drawn again.
+    ansor::ProgramSampler sampler(sketches, annotator);
     std::mt19937_64 rng(opt.seed);
-    std::uniform_int_distribution<size_t> pick(0, sketches.size() - 1);
     std::map<std::string, std::map<std::string, int>> where;  // Func -> location -> count
     std::map<std::string, int> structures;  // structure key -> programs
     int ok = 0, failed = 0, sliding = 0, cache_reads = 0;
     for (int i = 0; i < opt.samples; i++) {
-        try {
-            ansor::State s = annotator.annotate(sketches[pick(rng)], rng);
-            ansor::LoopNest m = s.replay();
-            const std::string key = s.structure_key();
-            structures[key]++;
-            sliding += key.find("store_at ") != std::string::npos;
-            cache_reads += key.find("cache_read ") != std::string::npos;
-            for (const auto &f : m.funcs()) where[f.name][location_text(f.location)]++;
-            ok++;
-        } catch (const ansor::InvalidState &) {
+        const std::optional<ansor::State> s = sampler.sample(rng);
+        if (!s) {
             failed++;
+            continue;
         }
+        const ansor::LoopNest m = s->replay();
+        const std::string key = s->structure_key();
+        structures[key]++;
+        sliding += key.find("store_at ") != std::string::npos;
+        cache_reads += key.find("cache_read ") != std::string::npos;
+        for (const auto &f : m.funcs()) where[f.name][location_text(f.location)]++;
+        ok++;
     }
     std::printf("  %d sampled programs (%d draws failed): %zu distinct structures\n", ok, failed, structures.size());
     if (ok == 0) return;
