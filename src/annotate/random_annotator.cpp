@@ -522,7 +522,27 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
     return out;
 }
 
+// Whether some Func of the program is computed or stored at a loop of a
+// stage with a reduction (or of an intermediate, which may have one): only
+// such a program can step over a tile (reduction_step_tiles.h), and the
+// others need no replay to say so.
+bool RandomAnnotator::places_in_a_reduction_stage(const State &program) const {
+    for (const FuncSteps &g : program.groups()) {
+        for (const StepPtr &step : g.steps) {
+            for (const Location *loc : {step->placement(), step->storage()}) {
+                if (!loc || loc->kind != LocationKind::At) continue;
+                const std::optional<int> node = dag_.index_of(loc->func);
+                if (!node) return true;
+                const std::vector<StageInfo> &stages = dag_.node(*node).stages;
+                if (loc->stage >= (int)stages.size() || stages[loc->stage].has_reduction()) return true;
+            }
+        }
+    }
+    return false;
+}
+
 bool RandomAnnotator::fits_target(const State &program) const {
+    if (!gpu_ && !places_in_a_reduction_stage(program)) return true;
     try {
         const LoopNest m = program.replay();
         if (!gpu_) {

@@ -112,6 +112,9 @@ public:
     bool fits_target(const State &program) const;
 
 private:
+    // Whether some Func is placed at a loop of a stage that may have a
+    // reduction (fits_target replays only such programs on a CPU).
+    bool places_in_a_reduction_stage(const State &program) const;
     // The GPU counterparts of annotate / annotate_stage / random_location.
     State annotate_gpu(const State &sketch, std::mt19937_64 &rng);
     void annotate_gpu_stage(State &out, LoopNest &model, const std::string &func, int stage, std::mt19937_64 &rng);
