@@ -9,6 +9,19 @@ namespace {
 constexpr int kMaxInlineDepth = 4;
 }  // namespace
 
+ReadSpread read_spread(const StageInfo &stage, const std::vector<std::vector<Halide::Expr>> &reads) {
+    ReadSpread out;
+    for (const StageLoop &l : stage.loops) {
+        if (l.kind != LoopKind::Space || l.extent < 2) continue;
+        bool used = false;
+        for (const auto &args : reads) {
+            for (const Halide::Expr &a : args) used = used || Halide::Internal::expr_uses_var(a, l.var);
+        }
+        (used ? out.varying : out.shared) *= l.extent;
+    }
+    return out;
+}
+
 std::vector<std::vector<Halide::Expr>> reads_of(const PipelineDAG &dag, int consumer, const std::string &producer,
                                                 const std::function<bool(int)> &inlined) {
     std::vector<std::vector<Halide::Expr>> out;

@@ -203,16 +203,7 @@ bool read_across_a_space_loop(const PipelineDAG &dag, int i) {
     const int c = n.consumers[0];
     auto will_inline = [&](int j) { return dag.node(j).is_strict_inlinable; };
     const std::vector<std::vector<Halide::Expr>> reads = reads_of(dag, c, n.name, will_inline);
-    if (reads.empty()) return false;
-    for (const StageLoop &l : dag.node(c).stages.back().loops) {
-        if (l.kind != LoopKind::Space || l.extent < 2) continue;
-        bool used = false;
-        for (const auto &args : reads) {
-            for (const Halide::Expr &a : args) used = used || Halide::Internal::expr_uses_var(a, l.var);
-        }
-        if (!used) return true;
-    }
-    return false;
+    return !reads.empty() && read_spread(dag.node(c).stages.back(), reads).shared > 1;
 }
 
 // Exclusive for a strictly inlinable producer whose value is costly and

@@ -11,6 +11,7 @@
 // unless the value costs more than a few operations (kCostNeverRecomputed):
 // then the per-tile sketch is the only one.
 #include "sketch/consumer_tile.h"
+#include "sketch/producer_reads.h"
 
 #include "dag/definition_analysis.h"
 
@@ -29,21 +30,13 @@ namespace {
 bool reads_across_a_loop(const Node &consumer, const std::string &callee) {
     for (const StageInfo &st : consumer.stages) {
         if (st.has_reduction()) continue;
-        std::vector<const CallSite *> calls;
+        std::vector<std::vector<Halide::Expr>> reads;
         for (const CallSite &c : st.calls) {
-            if (c.callee == callee) calls.push_back(&c);
+            if (c.callee == callee) reads.push_back(c.args);
         }
-        if (calls.empty()) continue;
-        int64_t shared = 1, varying = 1;
-        for (const StageLoop &l : st.loops) {
-            if (l.kind != LoopKind::Space || l.extent < 2) continue;
-            bool used = false;
-            for (const CallSite *c : calls) {
-                for (const Halide::Expr &a : c->args) used = used || Halide::Internal::expr_uses_var(a, l.var);
-            }
-            (used ? varying : shared) *= l.extent;
-        }
-        if (shared > 1 && varying > shared) return true;
+        if (reads.empty()) continue;
+        const ReadSpread spread = read_spread(st, reads);
+        if (spread.shared > 1 && spread.varying > spread.shared) return true;
     }
     return false;
 }
