@@ -99,6 +99,10 @@ void AttrReader::finish() {
     }
 }
 
+bool is_square_dense_conv(const ConvAttrs &a, int kh, int kw) {
+    return a.groups == 1 && a.dh == 1 && a.dw == 1 && kh == kw && a.sh == a.sw && a.ph == a.pw;
+}
+
 ConvAttrs conv_attrs(const Node &n, const std::string &where) {
     AttrReader r(n, where);
     ConvAttrs a;

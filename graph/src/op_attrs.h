@@ -70,6 +70,10 @@ private:
 };
 
 ConvAttrs conv_attrs(const Node &n, const std::string &where);
+// A convolution the conv2d_bias_act kernel computes (groups 1, a square
+// kernel, equal strides and paddings, no dilation). Only such a conv2d node
+// takes a residual (its fourth input).
+bool is_square_dense_conv(const ConvAttrs &a, int kh, int kw);
 ConvTransposeAttrs conv_transpose_attrs(const Node &n, const std::string &where);
 DenseAttrs dense_attrs(const Node &n, const std::string &where);
 PoolAttrs pool_attrs(const Node &n, const std::string &where);

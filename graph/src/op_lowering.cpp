@@ -45,7 +45,7 @@ struct Lowerer {
 
     // The bias of a conv2d / dense node, or a zero tensor of `n` values.
     std::string bias_of(const Node &n, int count) {
-        if (n.inputs.size() == 3) return n.inputs[2];
+        if (n.inputs.size() >= 3) return n.inputs[2];
         const std::string name = n.name + "@zero_bias";
         out.zero_tensors[name] = {count};
         return name;
@@ -59,12 +59,15 @@ struct Lowerer {
         const bool regular = a.dh == 1 && a.dw == 1 && KH == KW && a.sh == a.sw && a.ph == a.pw;
         const std::string act = str((int)a.act);
         if (regular && a.groups == 1) {
+            const bool residual = n.inputs.size() == 4;
             KernelCall &c = call(n, "conv2d_bias_act",
                                  {{"N", str(N)}, {"H", str(H)}, {"W", str(W)}, {"CI", str(CI)}, {"CO", str(CO)},
-                                  {"k", str(KH)}, {"s", str(a.sh)}, {"p", str(a.ph)}, {"act", act}, {"residual", "0"}});
+                                  {"k", str(KH)}, {"s", str(a.sh)}, {"p", str(a.ph)}, {"act", act},
+                                  {"residual", residual ? "1" : "0"}});
             c.inputs = {{"input", dense_view(n.inputs[0], reversed(x))},
                         {"weight", dense_view(n.inputs[1], reversed(w))},
                         {"bias", dense_view(bias, {CO})}};
+            if (residual) c.inputs.push_back({"shortcut", dense_view(n.inputs[3], reversed(o))});
             c.output = dense_view(n.outputs[0], reversed(o));
         } else if (regular && a.groups == CI && CI == CO) {
             KernelCall &c = call(n, "depthwise_bias_act",

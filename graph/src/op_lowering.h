@@ -5,6 +5,7 @@
 // writes. Reshape becomes an alias (no data moves).
 //
 //   conv2d      groups 1, square kernel/stride/padding, no dilation: conv2d_bias_act
+//               (a fourth input, the residual, is its shortcut: residual=1)
 //               depthwise (groups = CI = CO), same conditions:        depthwise_bias_act
 //               any other:                                            graph_conv2d
 //   conv2d_transpose  t2d

@@ -16,7 +16,7 @@ float ref_activate(float x, Act a) {
     return x;
 }
 
-Tensor ref_conv2d(const Tensor &x, const Tensor &w, const Tensor *bias, const ConvAttrs &a) {
+Tensor ref_conv2d(const Tensor &x, const Tensor &w, const Tensor *bias, const ConvAttrs &a, const Tensor *residual) {
     const int N = x.shape[0], H = x.shape[1], W = x.shape[2], CI = x.shape[3];
     const int KH = w.shape[0], KW = w.shape[1], CIG = w.shape[2], CO = w.shape[3];
     const int OH = window_out(H, KH, a.sh, a.ph, a.dh), OW = window_out(W, KW, a.sw, a.pw, a.dw);
@@ -38,7 +38,9 @@ Tensor ref_conv2d(const Tensor &x, const Tensor &w, const Tensor *bias, const Co
                                      w[((int64_t)(ky * KW + kx) * CIG + c) * CO + co];
                             }
                         }
-                    o[((int64_t)(n * OH + oy) * OW + ox) * CO + co] = ref_activate((float)s, a.act);
+                    const int64_t at = ((int64_t)(n * OH + oy) * OW + ox) * CO + co;
+                    if (residual) s += (*residual)[at];
+                    o[at] = ref_activate((float)s, a.act);
                 }
     return o;
 }
@@ -258,7 +260,7 @@ void run_reference(const Graph &g, TensorMap &v) {
         auto opt = [&](size_t i) -> const Tensor * { return n.inputs.size() > i ? &v.at(n.inputs[i]) : nullptr; };
         Tensor out;
         const std::string &op = n.op;
-        if (op == "conv2d") out = ref_conv2d(in(0), in(1), opt(2), conv_attrs(n, where));
+        if (op == "conv2d") out = ref_conv2d(in(0), in(1), opt(2), conv_attrs(n, where), opt(3));
         else if (op == "conv2d_transpose") out = ref_conv2d_transpose(in(0), in(1), conv_transpose_attrs(n, where));
         else if (op == "dense" || op == "matmul") out = ref_dense(in(0), in(1), opt(2), dense_attrs(n, where).act);
         else if (op == "batch_matmul") out = ref_batch_matmul(in(0), in(1));

@@ -10,7 +10,9 @@ namespace ansor_graph {
 float ref_activate(float x, Act a);  // GELU in BERT's tanh form, as the generators
 
 // x [N,H,W,CI], w [KH,KW,CI/G,CO], bias [CO] or null.
-Tensor ref_conv2d(const Tensor &x, const Tensor &w, const Tensor *bias, const ConvAttrs &a);
+// act(conv + bias + residual); bias and residual may be null.
+Tensor ref_conv2d(const Tensor &x, const Tensor &w, const Tensor *bias, const ConvAttrs &a,
+                  const Tensor *residual = nullptr);
 // x [N,H,W,CI], w [K,K,CI,CO]: out[n, ih*s - p + ky, iw*s - p + kx, co] += x[n, ih, iw, ci] * w[ky, kx, ci, co].
 Tensor ref_conv2d_transpose(const Tensor &x, const Tensor &w, const ConvTransposeAttrs &a);
 // x [..., K], w [K, M], bias [M] or null.

@@ -59,6 +59,7 @@ struct Checker {
 Layout required_layout(const std::string &op, int input_index) {
     if ((op == "conv2d" || op == "conv2d_transpose" || op == "max_pool2d" || op == "avg_pool2d" || op == "batch_norm") && input_index == 0)
         return Layout::kNHWC;
+    if (op == "conv2d" && input_index == 3) return Layout::kNHWC;  // the residual, added to the NHWC result
     return Layout::kPlain;
 }
 
@@ -66,7 +67,7 @@ void infer_node(Graph &g, const Node &n, const std::string &where) {
     Checker c{g, n, where};
     const std::string &op = n.op;
     if (op == "conv2d") {
-        c.counts(2, 3, 1);
+        c.counts(2, 4, 1);
         ConvAttrs a = conv_attrs(n, where);
         c.rank(0, 4);
         c.rank(1, 4);
@@ -75,12 +76,23 @@ void infer_node(Graph &g, const Node &n, const std::string &where) {
         if (ci % a.groups) c.fail("input channels " + std::to_string(ci) + " are not divisible by groups " + std::to_string(a.groups));
         if (co % a.groups) c.fail("output channels " + std::to_string(co) + " are not divisible by groups " + std::to_string(a.groups));
         c.dim_is(1, 2, ci / a.groups, "input channels / groups; weights are [KH, KW, CI/groups, CO]");
-        if (n.inputs.size() == 3) {
+        if (n.inputs.size() >= 3) {
             c.rank(2, 1);
             c.dim_is(2, 0, co, "bias has one value per output channel");
         }
-        c.out(0, {x[0], window_out(x[1], w[0], a.sh, a.ph, a.dh), window_out(x[2], w[1], a.sw, a.pw, a.dw), co},
-              Layout::kNHWC);
+        const Shape o = {x[0], window_out(x[1], w[0], a.sh, a.ph, a.dh), window_out(x[2], w[1], a.sw, a.pw, a.dw), co};
+        if (n.inputs.size() == 4) {
+            // inputs [x, w, bias, residual]: act(conv + bias + residual)
+            if (!is_square_dense_conv(a, w[0], w[1]))
+                c.fail("a residual input (the fourth) needs groups 1, a square kernel, equal strides and paddings "
+                       "and no dilation");
+            c.rank(3, 4);
+            if (c.in(3) != o)
+                c.fail("residual '" + n.inputs[3] + "' " + shape_string(c.in(3)) + " must have the output's shape " +
+                       shape_string(o));
+            if (c.layout(3) != Layout::kNHWC) c.fail("residual '" + n.inputs[3] + "' must be NHWC");
+        }
+        c.out(0, o, Layout::kNHWC);
     } else if (op == "conv2d_transpose") {
         c.counts(2, 2, 1);
         ConvTransposeAttrs a = conv_transpose_attrs(n, where);

@@ -30,7 +30,7 @@ int graph_axis(int role, int taso_axis) {
 int role_of(const SubstitutionRule &r, const taso::PatternGraph &p, const TensorRef &ref) {
     if (ref.op < 0) return r.input_roles.at(ref.index);
     const taso::PatternOp &op = p.ops.at(ref.op);
-    if (op.kind == OpKind::Conv2d || op.kind == OpKind::Conv2dBias) return kData;
+    if (taso::is_convolution(op.kind)) return kData;
     if (op.kind == OpKind::Enlarge) return kKernel;
     return role_of(r, p, op.operands.at(0));
 }
@@ -59,6 +59,7 @@ const char *graph_op_of(OpKind k) {
     case OpKind::Split: return "split";
     case OpKind::Conv2d: return "conv2d";
     case OpKind::Conv2dBias: return "conv2d";
+    case OpKind::Conv2dBiasAdd: return "conv2d";
     case OpKind::Enlarge: return "enlarge";
     case OpKind::Matmul: return "matmul";
     case OpKind::MatmulBias: return "dense";
@@ -182,8 +183,9 @@ private:
             return axis_attrs(n, where, rank).axis == graph_axis(role, op.attrs.axis);
         }
         case OpKind::Conv2d:
-        case OpKind::Conv2dBias: {
-            if (n.op != want || n.inputs.size() != (op.kind == OpKind::Conv2d ? 2u : 3u)) return false;
+        case OpKind::Conv2dBias:
+        case OpKind::Conv2dBiasAdd: {
+            if (n.op != want || n.inputs.size() != (size_t)taso::num_operands(op.kind)) return false;
             const ConvAttrs a = conv_attrs(n, where);
             const Shape &w = g_.tensor(n.inputs[1]).shape;
             const bool act_ok = (a.act == Act::kNone && op.attrs.activation == taso::Activation::None) ||
@@ -428,7 +430,8 @@ Graph apply_match(const Graph &g, const SubstitutionMatch &m) {
             break;
         }
         case OpKind::Conv2d:
-        case OpKind::Conv2dBias: {
+        case OpKind::Conv2dBias:
+        case OpKind::Conv2dBiasAdd: {
             const Shape &w = scratch.tensor(n.inputs[1]).shape;
             const bool same = op.attrs.padding == taso::Padding::Same;
             n.attrs = {{"stride", op.attrs.stride},

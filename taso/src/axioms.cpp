@@ -32,7 +32,12 @@ Z3Signature::Z3Signature(z3::context &c)
           for (int i = 0; i < 3; i++) dom.push_back(T);
           return c.function("conv2d_bias", dom, T);
       }()),
-      matmul_bias(c.function("matmul_bias", T, T, T, T)),
+      matmul_bias(c.function("matmul_bias", T, T, T, T)), conv_bias_add_decl([&] {
+          z3::sort_vector dom(c);
+          for (int i = 0; i < 3; i++) dom.push_back(c.int_sort());
+          for (int i = 0; i < 4; i++) dom.push_back(T);
+          return c.function("conv2d_bias_add", dom, T);
+      }()),
       d0(c.function("d0", T, c.int_sort())), d1(c.function("d1", T, c.int_sort())),
       d2(c.function("d2", T, c.int_sort())), d3(c.function("d3", T, c.int_sort())) {}
 
@@ -41,6 +46,14 @@ z3::expr Z3Signature::conv_bias(const z3::expr &stride, const z3::expr &padding,
     z3::expr_vector args(ctx);
     for (const z3::expr &e : {stride, padding, activation, x, w, b}) args.push_back(e);
     return conv_bias_decl(args);
+}
+
+z3::expr Z3Signature::conv_bias_add(const z3::expr &stride, const z3::expr &padding, const z3::expr &activation,
+                                    const z3::expr &x, const z3::expr &w, const z3::expr &b,
+                                    const z3::expr &r) const {
+    z3::expr_vector args(ctx);
+    for (const z3::expr &e : {stride, padding, activation, x, w, b, r}) args.push_back(e);
+    return conv_bias_add_decl(args);
 }
 
 z3::expr Z3Signature::dim(int axis, const z3::expr &t) const {
@@ -410,6 +423,20 @@ std::vector<Axiom> operator_axioms() {
         Vars v(S);
         return fwd({v.st, v.pd, v.x, v.w, v.z}, S.conv_bias(v.st, v.pd, S.num(relu), v.x, v.w, v.z),
                    S.relu(S.bias_add(S.conv(v.st, v.pd, S.num(none), v.x, v.w), v.z)));
+    });
+    // A biased convolution with a residual is the biased convolution
+    // without activation, plus the residual, then the activation.
+    add("conv_bias_add_definition", [none](S_ S) {
+        Vars v(S);
+        return fwd({v.st, v.pd, v.x, v.w, v.z, v.y},
+                   S.conv_bias_add(v.st, v.pd, S.num(none), v.x, v.w, v.z, v.y),
+                   S.ewadd(S.conv_bias(v.st, v.pd, S.num(none), v.x, v.w, v.z), v.y));
+    });
+    add("conv_bias_add_relu_definition", [none, relu](S_ S) {
+        Vars v(S);
+        return fwd({v.st, v.pd, v.x, v.w, v.z, v.y},
+                   S.conv_bias_add(v.st, v.pd, S.num(relu), v.x, v.w, v.z, v.y),
+                   S.relu(S.ewadd(S.conv_bias(v.st, v.pd, S.num(none), v.x, v.w, v.z), v.y)));
     });
     // A dense layer is the product, then the bias along the columns.
     add("matmul_bias_definition", [](S_ S) {

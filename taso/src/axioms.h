@@ -33,6 +33,7 @@ struct Z3Signature {
     z3::func_decl bias_add;        // (x, b): b added along axis 1 of x
     z3::func_decl conv_bias_decl;  // (stride, padding, activation, x, w, b)
     z3::func_decl matmul_bias;     // (x, w, b)
+    z3::func_decl conv_bias_add_decl;  // (stride, padding, activation, x, w, b, r)
     z3::func_decl d0, d1, d2, d3;  // sizes along axes 0..3
     // The size of t along a (possibly symbolic) axis 0..3.
     z3::expr dim(const z3::expr &axis, const z3::expr &t) const;
@@ -40,6 +41,8 @@ struct Z3Signature {
     z3::expr num(int v) const { return ctx.int_val(v); }
     z3::expr conv_bias(const z3::expr &stride, const z3::expr &padding, const z3::expr &activation,
                        const z3::expr &x, const z3::expr &w, const z3::expr &b) const;
+    z3::expr conv_bias_add(const z3::expr &stride, const z3::expr &padding, const z3::expr &activation,
+                           const z3::expr &x, const z3::expr &w, const z3::expr &b, const z3::expr &r) const;
 };
 
 struct Axiom {

@@ -20,7 +20,8 @@ uint64_t mix(uint64_t x) {  // splitmix64's finaliser
 uint64_t combine(uint64_t h, uint64_t v) { return mix(h ^ (v + 0x517cc1b727220a95ull + (h << 6))); }
 
 struct GraphKeyHash {
-    size_t operator()(const std::array<int32_t, 4> &a) const {
+    template <size_t N>
+    size_t operator()(const std::array<int32_t, N> &a) const {
         uint64_t h = 0;
         for (int32_t v : a) h = combine(h, (uint64_t)(uint32_t)v);
         return (size_t)h;
@@ -33,7 +34,7 @@ struct Enumerator::Impl {
     struct Expr {
         int variant = -1;      // -1: an input
         int input_index = -1;  // for inputs
-        int operands[3] = {-1, -1, -1};
+        int operands[4] = {-1, -1, -1, -1};
         int port = 0;
         bool constant = false;     // derived from constant inputs only
         bool weight_only = false;  // derived from weights and constants only
@@ -45,7 +46,7 @@ struct Enumerator::Impl {
 
     const EnumerationFamily &fam;
     std::vector<Expr> exprs;
-    std::unordered_map<std::array<int32_t, 4>, int, GraphKeyHash> interned;  // (variant, a, b, c) -> first result id or -1
+    std::unordered_map<std::array<int32_t, 5>, int, GraphKeyHash> interned;  // (variant, a, b, c, d) -> first result id or -1
     int num_inputs = 0;
     int max_ops = 4;
 
@@ -82,17 +83,17 @@ struct Enumerator::Impl {
 
     bool is_input(int id) const { return id < num_inputs; }
 
-    // The first result's id of variant over operands (b, c = -1 when the
+    // The first result's id of variant over operands (b, c, d = -1 when the
     // operator takes fewer), or -1 when the operator is ill-shaped.
-    int intern(int variant, int a, int b, int c = -1) {
+    int intern(int variant, int a, int b, int c = -1, int d = -1) {
         if (exprs.size() + 2 >= (1u << 30)) throw std::runtime_error("too many expressions to enumerate");
-        std::array<int32_t, 4> key{variant, a, b, c};
+        std::array<int32_t, 5> key{variant, a, b, c, d};
         auto it = interned.find(key);
         if (it != interned.end()) return it->second;
         const OpVariant &v = fam.ops[variant];
         std::vector<const TensorType *> types;
         std::vector<const Tensor<int64_t> *> values;
-        for (int o : {a, b, c})
+        for (int o : {a, b, c, d})
             if (o >= 0) {
                 types.push_back(&exprs[o].type);
                 values.push_back(&exprs[o].value);
@@ -107,9 +108,10 @@ struct Enumerator::Impl {
             e.operands[0] = a;
             e.operands[1] = b;
             e.operands[2] = c;
+            e.operands[3] = d;
             e.port = p;
             e.constant = e.weight_only = true;
-            for (int o : {a, b, c})
+            for (int o : {a, b, c, d})
                 if (o >= 0) {
                     e.constant = e.constant && exprs[o].constant;
                     e.weight_only = e.weight_only && exprs[o].weight_only;
@@ -256,17 +258,19 @@ EnumerationResult Enumerator::run(int max_ops) {
             for (int i = 0; i < m.num_inputs; i++) avail.push_back(i);
             for (int i = 0; i < g.count; i++)
                 for (int p = 0; p < m.results_of(g.ops[i]); p++) avail.push_back(g.ops[i] + p);
-            auto try_add = [&](int variant, int a, int b, int c) {
+            auto try_add = [&](int variant, int a, int b, int c, int d) {
                 OpKind kind = m.fam.ops[variant].kind;
                 if (kind == OpKind::Enlarge && !m.is_input(a)) return;
                 if (kind != OpKind::Enlarge && m.exprs[a].constant && (b < 0 || m.exprs[b].constant)) return;
                 // Convolutions and biased layers take data and a kernel (and
-                // a bias) built from weights; relu applies to data.
-                bool layer = kind == OpKind::Conv2d || kind == OpKind::Conv2dBias || kind == OpKind::MatmulBias;
+                // a bias) built from weights, and a residual that is data;
+                // relu applies to data.
+                bool layer = is_convolution(kind) || kind == OpKind::MatmulBias;
                 if (layer && (m.exprs[a].weight_only || !m.exprs[b].weight_only)) return;
                 if (c >= 0 && !m.exprs[c].weight_only) return;
+                if (d >= 0 && m.exprs[d].weight_only) return;
                 if (kind == OpKind::Relu && m.exprs[a].weight_only) return;
-                int id = m.intern(variant, a, b, c);
+                int id = m.intern(variant, a, b, c, d);
                 if (id < 0) return;
                 for (int i = 0; i < g.count; i++)
                     if (g.ops[i] == id) return;
@@ -285,16 +289,22 @@ EnumerationResult Enumerator::run(int max_ops) {
                 OpKind kind = m.fam.ops[v].kind;
                 for (int a : avail) {
                     if (num_operands(kind) == 1) {
-                        try_add(v, a, -1, -1);
+                        try_add(v, a, -1, -1, -1);
                         continue;
                     }
                     for (int b : avail) {
                         if (is_commutative(kind) && b < a) continue;
                         if (num_operands(kind) == 2) {
-                            try_add(v, a, b, -1);
+                            try_add(v, a, b, -1, -1);
                             continue;
                         }
-                        for (int c : avail) try_add(v, a, b, c);
+                        for (int c : avail) {
+                            if (num_operands(kind) == 3) {
+                                try_add(v, a, b, c, -1);
+                                continue;
+                            }
+                            for (int d : avail) try_add(v, a, b, c, d);
+                        }
                     }
                 }
             }

@@ -116,6 +116,24 @@ std::vector<EnumerationFamily> default_families() {
     conv_bias.recheck_sizes = {3, 2, 7, 9, 5, 4, 6};
     conv_bias.max_ops = 4;
     out.push_back(conv_bias);
+
+    // A residual block's end: a layer (1x1 or 3x3, stride 1) whose result
+    // meets a shortcut R in an addition, then relu, and the layer that does
+    // all three at once.
+    EnumerationFamily residual;
+    residual.family = make_family("residual", {"X:tensor:b,c,h,w", "W1:weight:o,c,1,1", "W2:weight:o,c,3,3",
+                                               "b1:weight:o", "R:tensor:b,o,h,w"});
+    for (OpKind k : {OpKind::Conv2dBias, OpKind::Conv2dBiasAdd})
+        for (Activation act : {Activation::None, Activation::Relu}) {
+            OpAttrs a;
+            a.activation = act;
+            residual.ops.push_back(OpVariant{k, a});
+        }
+    for (OpKind k : {OpKind::EwAdd, OpKind::Relu}) residual.ops.push_back(variant(k));
+    residual.fingerprint_sizes = {2, 3, 4, 5, 6};
+    residual.recheck_sizes = {3, 2, 5, 7, 4};
+    residual.max_ops = 3;
+    out.push_back(residual);
     return out;
 }
 

@@ -1,6 +1,6 @@
 // The fixed inputs and operator variants the generator enumerates over.
 //
-// Two families, enumerated separately (a graph mixing 2-D and 4-D tensors
+// Five families, enumerated separately (a graph mixing 2-D and 4-D tensors
 // has no connected use):
 //   matrix: A [m,k], B [k,n], C [k,n], scalar s;
 //           matmul, ewadd, ewmul, smul, relu, transpose, concat/split on
@@ -16,6 +16,10 @@
 //           biases b1 [o], b2 [p], b3 [q];
 //           conv2d_bias (stride 1 same, none|relu), enlarge to 3x3,
 //           concat/split on axes 0 and 1.
+//   residual: X [b,c,h,w], W1 [o,c,1,1], W2 [o,c,3,3], bias b1 [o],
+//           shortcut R [b,o,h,w];
+//           conv2d_bias and conv2d_bias_add (stride 1 same, none|relu),
+//           ewadd, relu.
 // A convolution's data operand depends on X and its kernel on weights and
 // constants only; relu applies to data. Kernels are square in channels (c -> c) so that a convolution's result
 // can meet its input in an ewadd, as in residual blocks.

@@ -8,7 +8,7 @@ namespace {
 
 const char *const kNames[] = {"matmul", "ewadd", "ewmul", "smul", "relu",
                               "transpose", "concat", "split", "conv2d", "enlarge",
-                              "conv2d_bias", "matmul_bias"};
+                              "conv2d_bias", "matmul_bias", "conv2d_bias_add"};
 
 std::optional<TensorType> fail(std::string *why, const std::string &reason) {
     if (why) *why = reason;
@@ -41,12 +41,18 @@ int num_operands(OpKind kind) {
     case OpKind::Conv2dBias:
     case OpKind::MatmulBias:
         return 3;
+    case OpKind::Conv2dBiasAdd:
+        return 4;
     default:
         return 2;
     }
 }
 
 int num_results(OpKind kind) { return kind == OpKind::Split ? 2 : 1; }
+
+bool is_convolution(OpKind kind) {
+    return kind == OpKind::Conv2d || kind == OpKind::Conv2dBias || kind == OpKind::Conv2dBiasAdd;
+}
 
 bool is_commutative(OpKind kind) { return kind == OpKind::EwAdd || kind == OpKind::EwMul; }
 
@@ -57,6 +63,7 @@ std::string attrs_str(OpKind kind, const OpAttrs &a) {
         return "axis=" + std::to_string(a.axis);
     case OpKind::Conv2d:
     case OpKind::Conv2dBias:
+    case OpKind::Conv2dBiasAdd:
         return "stride=" + std::to_string(a.stride) + "," +
                (a.padding == Padding::Same ? "same" : "valid") + "," +
                (a.activation == Activation::Relu ? "relu" : "none");
@@ -157,6 +164,15 @@ std::optional<TensorType> infer_result(OpKind kind, const OpAttrs &attrs,
         if (!t) return t;
         if (t->dims[1] != b.dims[0]) return fail(why, std::string(op_name(kind)) + " bias length differs from the channels");
         t->splits[1] = merge_tree(t->splits[1], b.splits[0]);
+        return t;
+    }
+    case OpKind::Conv2dBiasAdd: {
+        // The biased convolution's result; the residual has its shape.
+        auto t = infer_result(OpKind::Conv2dBias, attrs, {in[0], in[1], in[2]}, port, why);
+        if (!t) return t;
+        const TensorType &res = *in[3];
+        if (!same_shape(*t, res)) return fail(why, "conv2d_bias_add residual differs from the convolution's result");
+        for (int i = 0; i < t->rank; i++) t->splits[i] = merge_tree(t->splits[i], res.splits[i]);
         return t;
     }
     case OpKind::Conv2d: {

@@ -16,6 +16,10 @@
 //                         conv2d with a per-output-channel bias b [o] added
 //                         before the activation (a network's usual layer)
 //   matmul_bias(a, w, b)  [m,k] x [k,n] + b [n] on every row (a dense layer)
+//   conv2d_bias_add(stride, padding, activation; x, w, b, r)
+//                         conv2d_bias with a residual r (the result's shape)
+//                         added before the activation: a residual block's
+//                         last layer, its shortcut addition and relu in one
 #pragma once
 
 #include "shape.h"
@@ -25,16 +29,16 @@
 
 namespace taso {
 
-enum class OpKind { Matmul, EwAdd, EwMul, ScalarMul, Relu, Transpose, Concat, Split, Conv2d, Enlarge, Conv2dBias, MatmulBias };
+enum class OpKind { Matmul, EwAdd, EwMul, ScalarMul, Relu, Transpose, Concat, Split, Conv2d, Enlarge, Conv2dBias, MatmulBias, Conv2dBiasAdd };
 enum class Padding { Same = 0, Valid = 1 };
 enum class Activation { None = 0, Relu = 1 };
 
 // Attributes; each operator reads only its own (the rest stay default).
 struct OpAttrs {
     int axis = 0;                         // concat, split
-    int stride = 1;                       // conv2d, conv2d_bias
-    Padding padding = Padding::Same;      // conv2d, conv2d_bias
-    Activation activation = Activation::None;  // conv2d, conv2d_bias
+    int stride = 1;                       // conv2d, conv2d_bias, conv2d_bias_add
+    Padding padding = Padding::Same;      // conv2d, conv2d_bias, conv2d_bias_add
+    Activation activation = Activation::None;  // conv2d, conv2d_bias, conv2d_bias_add
     int kernel = 0;                       // enlarge: the target kernel size
     bool operator==(const OpAttrs &o) const {
         return axis == o.axis && stride == o.stride && padding == o.padding &&
@@ -47,6 +51,9 @@ const char *op_name(OpKind kind);
 OpKind op_from_name(const std::string &name);
 int num_operands(OpKind kind);
 int num_results(OpKind kind);
+// A convolution of any kind (conv2d, conv2d_bias, conv2d_bias_add): takes
+// data, a kernel, and for the biased ones a bias (and a residual).
+bool is_convolution(OpKind kind);
 bool is_commutative(OpKind kind);
 // A short rendering of the attributes the operator uses ("" when none).
 std::string attrs_str(OpKind kind, const OpAttrs &attrs);

@@ -27,6 +27,7 @@ json attrs_json(const PatternOp &op) {
         break;
     case OpKind::Conv2d:
     case OpKind::Conv2dBias:
+    case OpKind::Conv2dBiasAdd:
         a["stride"] = op.attrs.stride;
         a["padding"] = op.attrs.padding == Padding::Same ? "same" : "valid";
         a["activation"] = op.attrs.activation == Activation::Relu ? "relu" : "none";
@@ -122,8 +123,7 @@ TensorRef parse_ref(const std::string &text, const InputFamily &family, int num_
 OpAttrs parse_attrs(OpKind kind, const json &o, const Where &w) {
     OpAttrs a;
     if (!o.contains("attrs")) {
-        if (kind == OpKind::Concat || kind == OpKind::Split || kind == OpKind::Conv2d ||
-            kind == OpKind::Conv2dBias || kind == OpKind::Enlarge)
+        if (kind == OpKind::Concat || kind == OpKind::Split || is_convolution(kind) || kind == OpKind::Enlarge)
             w.fail(std::string("missing \"attrs\" for ") + op_name(kind));
         return a;
     }
@@ -131,7 +131,7 @@ OpAttrs parse_attrs(OpKind kind, const json &o, const Where &w) {
     try {
         if (kind == OpKind::Concat || kind == OpKind::Split) a.axis = field(j, "axis", w).get<int>();
         if (kind == OpKind::Enlarge) a.kernel = field(j, "kernel", w).get<int>();
-        if (kind == OpKind::Conv2d || kind == OpKind::Conv2dBias) {
+        if (is_convolution(kind)) {
             a.stride = field(j, "stride", w).get<int>();
             std::string pad = field(j, "padding", w).get<std::string>();
             std::string act = field(j, "activation", w).get<std::string>();

@@ -14,9 +14,9 @@ namespace {
 
 const char *kUsage =
     "usage: ansor_taso_substitutions [--max-ops N] [--out subst.json] [--timeout-ms T]\n"
-    "                                [--family matrix|conv|dense_bias|conv_bias]... [--show N] [--quiet]\n"
+    "                                [--family matrix|conv|dense_bias|conv_bias|residual]... [--show N] [--quiet]\n"
     "  --max-ops N     operators per graph, 1..4, for every family (default: 3 for matrix and\n"
-    "                  conv, 4 for dense_bias and conv_bias; 4 for conv is slow)\n"
+    "                  conv and residual, 4 for dense_bias and conv_bias; 4 for conv is slow)\n"
     "  --out FILE      write the kept substitutions as JSON\n"
     "  --timeout-ms T  Z3 time limit per candidate pair (default 2000)\n"
     "  --family NAME   enumerate only this input family (repeatable; default all)\n"

@@ -196,6 +196,20 @@ Tensor<V> eval_op(OpKind kind, const OpAttrs &attrs, const std::vector<const Ten
         }
         return r;
     }
+    case OpKind::Conv2dBiasAdd: {
+        // The biased convolution without activation, the residual, then the activation.
+        OpAttrs plain_attrs = attrs;
+        plain_attrs.activation = Activation::None;
+        Tensor<V> r = eval_op<V>(OpKind::Conv2dBias, plain_attrs, {in[0], in[1], in[2]}, 0);
+        const auto &res = *in[3];
+        need(res.shape == r.shape, "residual shape");
+        for (size_t i = 0; i < r.data.size(); i++) {
+            V v = A::add(r.data[i], res.data[i]);
+            if (attrs.activation == Activation::Relu && v < V(0)) v = V(0);
+            r.data[i] = v;
+        }
+        return r;
+    }
     case OpKind::Enlarge: {
         const auto &w = *in[0];
         need(w.shape.size() == 4 && w.shape[2] == 1 && w.shape[3] == 1, "1x1 kernel");

@@ -74,6 +74,12 @@ struct Verifier::Impl {
                                             in[0], in[1], in[2]));
                 break;
             case OpKind::MatmulBias: out.push_back(sig.matmul_bias(in[0], in[1], in[2])); break;
+            case OpKind::Conv2dBiasAdd:
+                out.push_back(sig.conv_bias_add(ctx.int_val(at.stride),
+                                                ctx.int_val(at.padding == Padding::Same ? kZ3PadSame : kZ3PadValid),
+                                                ctx.int_val(at.activation == Activation::Relu ? kZ3ActRelu : kZ3ActNone),
+                                                in[0], in[1], in[2], in[3]));
+                break;
             }
             results.push_back(out);
         }

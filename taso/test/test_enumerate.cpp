@@ -45,9 +45,10 @@ TEST_CASE("generate: the pipeline's counts on two-operator graphs are pinned") {
     GenerateOptions opts;
     opts.max_ops = 2;
     auto r = generate_substitutions(opts);
-    REQUIRE(r.per_family.size() == 4);
+    REQUIRE(r.per_family.size() == 5);
     const GenerateCounts &m = r.per_family[0].second, &c = r.per_family[1].second;
     const GenerateCounts &d = r.per_family[2].second, &cb = r.per_family[3].second;
+    const GenerateCounts &res = r.per_family[4].second;
     CHECK(r.per_family[0].first == "matrix");
     CHECK(m.graphs == 682);
     CHECK(m.candidates == 95);
@@ -72,8 +73,13 @@ TEST_CASE("generate: the pipeline's counts on two-operator graphs are pinned") {
     CHECK(cb.candidates == 22);
     CHECK(cb.pruned_weights == 10);
     CHECK(cb.verified == 8);
+    CHECK(r.per_family[4].first == "residual");
+    CHECK(res.graphs == 204);
+    CHECK(res.candidates == 34);
+    CHECK(res.verified == 27);
+    CHECK(res.rejected == 5);
     // Every candidate is accounted for exactly once.
-    for (const GenerateCounts *k : {&m, &c, &d, &cb})
+    for (const GenerateCounts *k : {&m, &c, &d, &cb, &res})
         CHECK(k->candidates == k->recheck_failed + k->pruned_weights + k->pruned_renaming + k->pruned_common +
                                    k->verified + k->rejected);
     CHECK((int64_t)r.kept.size() == r.total.kept());
