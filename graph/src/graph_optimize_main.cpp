@@ -2,7 +2,7 @@
 // network graph with verified substitutions (docs/taso.md, "Joint search").
 //
 //   ansor_graph_optimize --graph G.json --substitutions S.json [--log L.jsonl] [--cost-cache C.json]
-//                        [--alpha 1.05] [--budget 100] [--threads 2] [--target T]
+//                        [--alpha 1.05] [--noise 0.01] [--budget 100] [--threads 2] [--target T]
 //                        [--out G2.json] [--tasks-out T.json] [--default-cost-ms X] [--no-check]
 //
 // Kernel costs: the log's best time for the kernel's pipeline key, else the
@@ -33,7 +33,7 @@ namespace {
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
                  "ansor_graph_optimize: %s\nusage: ansor_graph_optimize --graph G.json --substitutions S.json "
-                 "[--log L.jsonl] [--cost-cache C.json] [--alpha 1.05] [--budget 100] [--threads 2] [--target T] "
+                 "[--log L.jsonl] [--cost-cache C.json] [--alpha 1.05] [--noise 0.01] [--budget 100] [--threads 2] [--target T] "
                  "[--out G2.json] [--tasks-out T.json] [--default-cost-ms X] [--no-check]\n",
                  problem.c_str());
     std::exit(2);
@@ -75,6 +75,10 @@ int main(int argc, char **argv) {
             search.alpha = std::strtod(v.c_str(), &end);
             if (v.empty() || *end || !(search.alpha >= 1.0) || search.alpha > 100)
                 usage("--alpha needs a number from 1 to 100, got '" + v + "'");
+        } else if (f == "--noise") {
+            search.noise = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end || !(search.noise >= 0.0) || search.noise >= 0.5)
+                usage("--noise needs a fraction in [0, 0.5), got '" + v + "'");
         } else if (f == "--default-cost-ms") {
             default_cost_ms = std::strtod(v.c_str(), &end);
             if (v.empty() || *end || !(default_cost_ms > 0) || default_cost_ms > 1e6)
@@ -115,9 +119,9 @@ int main(int argc, char **argv) {
         std::fflush(stdout);
         SearchResult r = search_graph(g, rules, [&](const Graph &x) { return graph_cost(x, chain).ms; }, search);
         const GraphCost after = graph_cost(r.best, chain);
-        std::printf("search: alpha %.3f, budget %d: expanded %d, new graphs %d, duplicates %d, pruned %d, failed %d, "
+        std::printf("search: alpha %.3f, noise %.3f, budget %d: expanded %d, new graphs %d, duplicates %d, pruned %d, failed %d, "
                     "kernels measured %d\n",
-                    search.alpha, search.budget, r.expanded, r.generated, r.duplicates, r.pruned, r.failed,
+                    search.alpha, search.noise, search.budget, r.expanded, r.generated, r.duplicates, r.pruned, r.failed,
                     measured.measured());
         std::printf("substitutions that fired: %zu\n", r.steps.size());
         for (const auto &s : r.steps) std::printf("  %s\n", s.c_str());

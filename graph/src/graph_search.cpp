@@ -1,7 +1,9 @@
 #include "graph_search.h"
 
 #include "graph_edit.h"
+#include "op_lowering.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <queue>
@@ -23,14 +25,29 @@ struct Costlier {
     }
 };
 
+int calls_per_run(const Graph &g) {
+    int n = 0;
+    for (const KernelCall &c : lower_graph(g).calls) n += !c.on_weights;
+    return n;
+}
+
 }  // namespace
 
 SearchResult search_graph(const Graph &g, const std::vector<SubstitutionRule> &rules, const GraphCostFn &cost,
                           const SearchOptions &options) {
     if (!(options.alpha >= 1.0)) throw GraphError("graph search: alpha must be at least 1");
+    if (!(options.noise >= 0.0 && options.noise < 0.5)) throw GraphError("graph search: noise must be in [0, 0.5)");
     SearchResult r;
     r.initial_cost = r.best_cost = cost(g);
+    r.initial_calls = r.best_calls = calls_per_run(g);
     r.best = g;
+    double cheapest = r.initial_cost;  // of every graph costed
+    // Cheaper without more calls, cheaper beyond the noise, or as cheap as
+    // the cheapest graph within the noise with fewer calls.
+    auto better = [&](double c, int calls) {
+        return (calls <= r.best_calls && c < r.best_cost) || c < r.best_cost * (1 - options.noise) ||
+               (calls < r.best_calls && c <= cheapest * (1 + options.noise));
+    };
     std::priority_queue<Candidate, std::vector<Candidate>, Costlier> queue;
     std::set<uint64_t> seen = {canonical_hash(g)};
     long order = 0;
@@ -71,9 +88,12 @@ SearchResult search_graph(const Graph &g, const std::vector<SubstitutionRule> &r
                 }
                 auto steps = std::make_shared<std::vector<std::string>>(*c.steps);
                 steps->push_back(m.describe(*c.graph));
-                if (next_cost < r.best_cost) {
+                cheapest = std::min(cheapest, next_cost);
+                const int next_calls = calls_per_run(next);
+                if (better(next_cost, next_calls)) {
                     r.best = next;
                     r.best_cost = next_cost;
+                    r.best_calls = next_calls;
                     r.steps = *steps;
                     if (options.verbose)
                         std::fprintf(stderr, "[graph search] cost %.4f after %zu substitutions\n", next_cost,

@@ -7,7 +7,14 @@
 // graph somewhat worse than the best on its way to a better one. The
 // search ends when the queue is empty or `budget` graphs have been
 // expanded, and returns the cheapest graph seen (the input when nothing is
-// cheaper).
+// cheaper), where costs within `noise` of each other are a tie that goes to
+// the graph making fewer kernel calls per run.
+//
+// Why the tie: the costs are measured kernel times, no more precise than
+// about a percent. Without it, a rewrite that adds a kernel call (a relu
+// taken out of its layer) wins whenever the noise on the layer's time
+// exceeds the relu's, and one that removes a call (the relu fused back)
+// loses as often.
 #include "substitution_match.h"
 
 #include <functional>
@@ -19,11 +26,15 @@ struct SearchOptions {
     int budget = 100;             // graphs expanded at most
     size_t matches_per_rule = 64;  // matches of one rule tried per graph
     bool verbose = false;         // a line per improvement on stderr
+    // Costs this fraction apart or closer are a tie (fewer kernel calls
+    // win); the best is never above the cheapest graph seen by more.
+    double noise = 0.01;
 };
 
 struct SearchResult {
     Graph best;
     double initial_cost = 0, best_cost = 0;
+    int initial_calls = 0, best_calls = 0;  // kernel calls per run (weight preparation left out)
     std::vector<std::string> steps;  // the substitutions that lead from the input to `best`, with their nodes
     // failed: rewrites refused by apply_match, or new graphs the cost function threw for (dropped).
     int expanded = 0, generated = 0, duplicates = 0, pruned = 0, failed = 0;
