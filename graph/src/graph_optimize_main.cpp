@@ -111,7 +111,12 @@ int main(int argc, char **argv) {
         MeasuredKernelCosts measured(cache_path, cost_options);
         ConstantKernelCosts constant(default_cost_ms);
         CostChain chain;
-        if (logged) chain.add(logged.get());
+        std::unique_ptr<EpilogueSiblingCosts> siblings;
+        if (logged) {
+            siblings = std::make_unique<EpilogueSiblingCosts>(*logged);
+            chain.add(logged.get());
+            chain.add(siblings.get());
+        }
         chain.add(default_cost_ms > 0 ? static_cast<KernelCostProvider *>(&constant) : &measured);
 
         const GraphCost before = graph_cost(g, chain);

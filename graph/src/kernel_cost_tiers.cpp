@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <set>
 
 namespace ansor_graph {
 
@@ -39,6 +40,23 @@ std::optional<KernelCost> LogKernelCosts::cost(const KernelCall &call) {
     }
     if (!it->second) return std::nullopt;
     return KernelCost{*it->second, "log"};
+}
+
+std::optional<KernelCost> EpilogueSiblingCosts::cost(const KernelCall &call) {
+    static const std::set<std::string> layers = {"conv2d_bias_act", "depthwise_bias_act", "dense_bias_act"};
+    if (!layers.count(call.generator)) return std::nullopt;
+    std::optional<KernelCost> best;
+    for (const char *act : {"0", "1", "2", "6"})
+        for (const char *residual : {"0", "1"}) {
+            KernelCall sibling = call;
+            sibling.params["act"] = act;
+            if (call.params.count("residual")) sibling.params["residual"] = residual;
+            else if (residual[0] == '1') continue;
+            if (sibling.params == call.params) continue;
+            if (auto c = log_.cost(sibling); c && (!best || c->ms < best->ms)) best = c;
+        }
+    if (best) best->source = "log sibling";
+    return best;
 }
 
 MeasuredKernelCosts::MeasuredKernelCosts(const std::string &cache_path, const KernelCostOptions &options, int repeats)

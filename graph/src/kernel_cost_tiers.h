@@ -5,6 +5,9 @@
 //   LogKernelCosts       the tuning log's best time for the kernel's pipeline
 //                        key on the target (the record the executor would
 //                        apply: TuningLog::best, as ansor_network_run does);
+//   EpilogueSiblingCosts a layer the log does not know, priced by the log's
+//                        time for the same layer with another epilogue
+//                        (fused activation, residual addition);
 //   MeasuredKernelCosts  the kernel compiled with the executor's default
 //                        schedule (default_schedule.h: what the executor runs
 //                        for a kernel the log does not know) and timed once:
@@ -37,6 +40,23 @@ public:
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
+};
+
+// A conv2d_bias_act, depthwise_bias_act or dense_bias_act call without a
+// record of its own costs the best logged time of the same layer with
+// another `act` or `residual` (its siblings). The epilogue is a few
+// operations per output against the layer's reduction, so a tuned sibling
+// says more about the layer than its default schedule does; without this,
+// a graph search after a round of tuning compares the tuned kernels of the
+// graph that was tuned against untuned siblings and keeps whichever
+// epilogues the first round happened to choose.
+class EpilogueSiblingCosts : public KernelCostProvider {
+public:
+    explicit EpilogueSiblingCosts(LogKernelCosts &log) : log_(log) {}
+    std::optional<KernelCost> cost(const KernelCall &call) override;
+
+private:
+    LogKernelCosts &log_;
 };
 
 class ConstantKernelCosts : public KernelCostProvider {

@@ -1,8 +1,13 @@
 // The kernel cost providers without timing anything: the measured tier's
 // cache file (read, validated, used instead of measuring) and the log tier
-// on a log without records.
+// on a log without records, and a layer priced by its logged sibling.
 #include "joint_test_support.h"
 #include "kernel_cost_tiers.h"
+
+#include "dag/pipeline_dag.h"
+#include "generator_pipeline.h"
+#include "records/pipeline_key.h"
+#include "records/tuning_log.h"
 
 #include <cstdio>
 #include <fstream>
@@ -68,4 +73,54 @@ TEST_CASE("log tier: a kernel without a record is left to the next provider") {
     GraphCost c = graph_cost(g, chain);
     CHECK(c.calls_by_source["fake"] == 3);
     CHECK(c.calls_by_source.count("log") == 0);
+}
+
+namespace {
+
+// A record of `call`'s kernel at `ms` (the empty program, as tuning logs it).
+void log_kernel(const std::string &log_path, const KernelCall &call, double ms) {
+    KernelCostOptions options;
+    const Halide::Target target(options.target);
+    ansor_tasks::GeneratorPipeline p = ansor_tasks::build_generator_pipeline(call.generator, call.params, target);
+    ansor::PipelineDAG dag(p.outputs(), options.threads);
+    ansor::MeasureResult result;
+    result.ok = true;
+    result.min_ms = result.median_ms = ms;
+    result.runs = 1;
+    ansor::TuningLog(log_path).append(ansor::make_pipeline_key(dag), target, ansor::State(dag), result);
+}
+
+const char *kLayerWithRelu = R"({"name": "layer",
+  "inputs": [{"name": "x", "shape": [1, 6, 5, 4]}],
+  "weights": [{"name": "w", "shape": [1, 1, 4, 4]}, {"name": "b", "shape": [4]}],
+  "nodes": [{"name": "c", "op": "conv2d", "inputs": ["x", "w", "b"], "outputs": ["c"], "attrs": {"activation": "relu"}}],
+  "outputs": ["c"]})";
+
+}  // namespace
+
+TEST_CASE("sibling tier: a layer without a record costs its logged sibling's time") {
+    const std::string log_path = "/tmp/ansor_graph_joint_test_sibling_log.jsonl";
+    std::remove(log_path.c_str());
+    Graph with_relu = graph_of(kLayerWithRelu);
+    KernelCall relu_call = lower_graph(with_relu).calls.at(0);
+    REQUIRE(relu_call.params.at("act") == "1");
+    KernelCall plain_call = relu_call;  // the same layer, no activation
+    plain_call.params["act"] = "0";
+    log_kernel(log_path, plain_call, 0.75);
+
+    LogKernelCosts logged(log_path, KernelCostOptions{});
+    EpilogueSiblingCosts siblings(logged);
+    CHECK(!logged.cost(relu_call));
+    std::optional<KernelCost> c = siblings.cost(relu_call);
+    REQUIRE(c);
+    CHECK(c->ms == doctest::Approx(0.75));
+    CHECK(c->source == "log sibling");
+    // A layer of another shape has no sibling; other kernels are not layers.
+    KernelCall wider = relu_call;
+    wider.params["CO"] = "8";
+    CHECK(!siblings.cost(wider));
+    KernelCall relu_kernel;
+    relu_kernel.generator = "graph_activation";
+    CHECK(!siblings.cost(relu_kernel));
+    std::remove(log_path.c_str());
 }
