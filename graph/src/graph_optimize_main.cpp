@@ -122,7 +122,7 @@ int main(int argc, char **argv) {
         const GraphCost before = graph_cost(g, chain);
         std::printf("cost before: %.4f ms (%s)\n", before.ms, describe_cost(before).c_str());
         std::fflush(stdout);
-        SearchResult r = search_graph(g, rules, [&](const Graph &x) { return graph_cost(x, chain).ms; }, search);
+        SearchResult r = search_graph(g, rules, [&](const Graph &x) { return graph_cost(x, chain); }, search);
         const GraphCost after = graph_cost(r.best, chain);
         std::printf("search: alpha %.3f, noise %.3f, budget %d: expanded %d, new graphs %d, duplicates %d, pruned %d, failed %d, "
                     "kernels measured %d\n",

@@ -1,7 +1,6 @@
 #include "graph_search.h"
 
 #include "graph_edit.h"
-#include "op_lowering.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -25,12 +24,6 @@ struct Costlier {
     }
 };
 
-int calls_per_run(const Graph &g) {
-    int n = 0;
-    for (const KernelCall &c : lower_graph(g).calls) n += !c.on_weights;
-    return n;
-}
-
 }  // namespace
 
 SearchResult search_graph(const Graph &g, const std::vector<SubstitutionRule> &rules, const GraphCostFn &cost,
@@ -38,8 +31,9 @@ SearchResult search_graph(const Graph &g, const std::vector<SubstitutionRule> &r
     if (!(options.alpha >= 1.0)) throw GraphError("graph search: alpha must be at least 1");
     if (!(options.noise >= 0.0 && options.noise < 0.5)) throw GraphError("graph search: noise must be in [0, 0.5)");
     SearchResult r;
-    r.initial_cost = r.best_cost = cost(g);
-    r.initial_calls = r.best_calls = calls_per_run(g);
+    const GraphCost initial = cost(g);
+    r.initial_cost = r.best_cost = initial.ms;
+    r.initial_calls = r.best_calls = initial.calls;
     r.best = g;
     double cheapest = r.initial_cost;  // of every graph costed
     // Cheaper without more calls, cheaper beyond the noise, or as cheap as
@@ -78,8 +72,11 @@ SearchResult search_graph(const Graph &g, const std::vector<SubstitutionRule> &r
                 }
                 r.generated++;
                 double next_cost;
+                int next_calls;
                 try {
-                    next_cost = cost(next);
+                    const GraphCost priced = cost(next);
+                    next_cost = priced.ms;
+                    next_calls = priced.calls;
                 } catch (const std::exception &e) {
                     // A kernel no provider can price (or build): the graph is dropped.
                     r.failed++;
@@ -89,7 +86,6 @@ SearchResult search_graph(const Graph &g, const std::vector<SubstitutionRule> &r
                 auto steps = std::make_shared<std::vector<std::string>>(*c.steps);
                 steps->push_back(m.describe(*c.graph));
                 cheapest = std::min(cheapest, next_cost);
-                const int next_calls = calls_per_run(next);
                 if (better(next_cost, next_calls)) {
                     r.best = next;
                     r.best_cost = next_cost;

@@ -15,6 +15,7 @@
 // taken out of its layer) wins whenever the noise on the layer's time
 // exceeds the relu's, and one that removes a call (the relu fused back)
 // loses as often.
+#include "graph_cost.h"
 #include "substitution_match.h"
 
 #include <functional>
@@ -40,7 +41,8 @@ struct SearchResult {
     int expanded = 0, generated = 0, duplicates = 0, pruned = 0, failed = 0;
 };
 
-using GraphCostFn = std::function<double(const Graph &)>;
+// The graph's cost and its kernel calls per run (graph_cost.h).
+using GraphCostFn = std::function<GraphCost(const Graph &)>;
 
 SearchResult search_graph(const Graph &g, const std::vector<SubstitutionRule> &rules, const GraphCostFn &cost,
                           const SearchOptions &options = {});

@@ -58,7 +58,7 @@ struct Lowerer {
         const std::string bias = bias_of(n, CO);
         const bool regular = a.dh == 1 && a.dw == 1 && KH == KW && a.sh == a.sw && a.ph == a.pw;
         const std::string act = str((int)a.act);
-        if (regular && a.groups == 1) {
+        if (is_square_dense_conv(a, KH, KW)) {
             const bool residual = n.inputs.size() == 4;
             KernelCall &c = call(n, "conv2d_bias_act",
                                  {{"N", str(N)}, {"H", str(H)}, {"W", str(W)}, {"CI", str(CI)}, {"CO", str(CO)},

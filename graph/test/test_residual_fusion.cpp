@@ -198,7 +198,7 @@ SearchResult search_with(const char *graph, LayerCosts costs, double noise) {
     static const std::vector<SubstitutionRule> rules = rules_of(document({relu_fusion()}));
     SearchOptions o;
     o.noise = noise;
-    return search_graph(graph_of(graph), rules, [&](const Graph &x) { return graph_cost(x, costs).ms; }, o);
+    return search_graph(graph_of(graph), rules, [&](const Graph &x) { return graph_cost(x, costs); }, o);
 }
 
 }  // namespace
