@@ -66,6 +66,10 @@ SketchRulePtr make_shared_value_rule();
 // dimension computed per strip of its consumer along another.
 SketchRulePtr make_scan_strip_rule();
 
+// Its companion: the Func such a scan reads computed at the outermost loop
+// of the scan's consumer when the strips lie inside it (one channel at a time).
+SketchRulePtr make_scan_producer_at_outer_loop_rule();
+
 // The reduction-step rules (reduction_step_rule.cpp): a reduction whose
 // producer is read at a point the reduction variables alone choose (one
 // image per window offset) tiled "SRS", and that producer computed at the

@@ -380,6 +380,7 @@ std::vector<SketchRulePtr> sketch_rules() {
     rules.push_back(make_reduction_step_tiling_rule());
     rules.push_back(std::make_shared<MultiLevelTiling>());
     rules.push_back(make_sliding_window_rule());
+    rules.push_back(make_scan_producer_at_outer_loop_rule());
     rules.push_back(std::make_shared<ComputeAtConsumerTile>());
     rules.push_back(make_scan_strip_rule());
     rules.push_back(std::make_shared<Skip>());

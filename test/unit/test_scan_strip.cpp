@@ -172,3 +172,116 @@ TEST_CASE("scan strip: programs of the strip sketches compute what the reference
         ansor_test::expect_all_correct(dag, programs);
     }
 }
+
+namespace {
+
+// iir_blur's shape at a small size: a column scan, a transpose, a column
+// scan of the transpose, and the output transposed back, over c channels.
+ansor_test::Pipe make_two_pass_scan(int w, int h, int channels) {
+    ImageParam in(Float(32), 3, "in");
+    in.dim(0).set_estimate(0, w).dim(1).set_estimate(0, h).dim(2).set_estimate(0, channels);
+    Var x("x"), y("y"), c("c");
+    Func cols("cols"), transposed("transposed"), rows("rows"), out("out");
+    RDom down(1, h - 1, "down"), across(1, w - 1, "across");
+    cols(x, y, c) = in(x, y, c);
+    cols(x, down, c) = 0.75f * cols(x, down - 1, c) + 0.25f * cols(x, down, c);
+    transposed(x, y, c) = cols(y, x, c);
+    rows(x, y, c) = transposed(x, y, c);
+    rows(x, across, c) = 0.75f * rows(x, across - 1, c) + 0.25f * rows(x, across, c);
+    out(x, y, c) = rows(y, x, c);
+    out.set_estimate(x, 0, w).set_estimate(y, 0, h).set_estimate(c, 0, channels);
+    return {{out}};
+}
+
+// The sketch that processes one channel at a time: the output's channel loop
+// outermost, the second scan per strip inside it, the transpose at the
+// channel loop, and the first scan per strip of the transpose.
+std::vector<State> per_channel_sketches(const PipelineDAG &dag) {
+    const std::string out = ansor_test::resolve(dag, "out"), transposed = ansor_test::resolve(dag, "transposed");
+    std::vector<State> found;
+    for (const State &s : generate_sketches({dag, cpu()})) {
+        auto t = ansor_test::placement_of(s, transposed);
+        if (!t || t->kind != LocationKind::At || t->func != out || t->loop != "c") continue;
+        found.push_back(s);
+    }
+    return found;
+}
+
+}  // namespace
+
+TEST_CASE("scan strip: one channel at a time, the scan's producer at the channel loop outside the strips") {
+    ansor_test::Pipe p = make_two_pass_scan(96, 40, 3);
+    PipelineDAG dag(p.functions(), 2);
+    const std::string out = ansor_test::resolve(dag, "out"), rows = ansor_test::resolve(dag, "rows"),
+                      cols = ansor_test::resolve(dag, "cols"), transposed = ansor_test::resolve(dag, "transposed");
+    // Two: the first scan per strip of the transpose, or at root.
+    std::vector<State> sketches;
+    int at_root = 0;
+    for (const State &s : per_channel_sketches(dag)) {
+        auto c = ansor_test::placement_of(s, cols);
+        if (c && c->kind == LocationKind::At) sketches.push_back(s);
+        else at_root++;
+    }
+    REQUIRE(sketches.size() == 1);
+    CHECK(at_root == 1);
+    const State &s = sketches[0];
+    const LoopNest m = s.replay();
+    // The output's loops: the channel, then the strips the second scan is
+    // computed per.
+    const ModelStage &o = m.stage(out, 0);
+    REQUIRE(o.loops.size() >= 2);
+    CHECK(o.loops[0].name == "c");
+    CHECK(o.loops[1].name == "y_0");
+    CHECK(ansor_test::placement_of(s, rows)->loop == "y_0");
+    // The first scan per strip of the transpose, which covers one channel
+    // and the whole of the scan's serial dimension.
+    const Location at = *ansor_test::placement_of(s, cols);
+    CHECK(at.kind == LocationKind::At);
+    CHECK(at.func == transposed);
+    CHECK(at.loop == "y_0");
+    const ModelFunc &t = m.func(transposed);
+    REQUIRE(t.extents.size() == 3);
+    CHECK(t.extents[0] == 40);
+    CHECK(t.extents[2] == 1);
+    const ModelFunc &f = m.func(cols);
+    REQUIRE(f.extents.size() == 3);
+    CHECK(f.extents[1] == 40);
+    CHECK(f.extents[2] == 1);
+
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, cpu(), ao);
+    ProgramSampler sampler(sketches, annotator);
+    std::mt19937_64 rng(11);
+    std::vector<State> programs;
+    for (int i = 0; i < 4; i++) {
+        auto program = sampler.sample(rng);
+        REQUIRE(program);
+        programs.push_back(*program);
+    }
+    ansor_test::expect_all_correct(dag, programs);
+}
+
+TEST_CASE("scan strip: no scan per strip of a consumer that covers only part of the scan's serial dimension") {
+    // With the transpose computed per strip of the output, each strip of it
+    // would scan the whole first pass again: no such sketch.
+    ansor_test::Pipe p = make_two_pass_scan(96, 40, 3);
+    PipelineDAG dag(p.functions(), 2);
+    const std::string out = ansor_test::resolve(dag, "out"), cols = ansor_test::resolve(dag, "cols"),
+                      transposed = ansor_test::resolve(dag, "transposed");
+    int transposed_per_strip = 0;
+    for (const State &s : generate_sketches({dag, cpu()})) {
+        auto t = ansor_test::placement_of(s, transposed);
+        if (!t || t->kind != LocationKind::At || t->loop != "y_0") continue;
+        transposed_per_strip++;
+        auto c = ansor_test::placement_of(s, cols);
+        CHECK((!c || c->kind != LocationKind::At));
+    }
+    CHECK(transposed_per_strip > 0);
+}
+
+TEST_CASE("scan strip: no channel-outer sketch without a small independent loop") {
+    ansor_test::Pipe p = make_two_pass_scan(96, 40, 1);
+    PipelineDAG dag(p.functions(), 2);
+    CHECK(per_channel_sketches(dag).empty());
+}
