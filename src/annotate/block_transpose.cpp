@@ -72,4 +72,14 @@ std::optional<TransposeBlock> transposing_read(const PipelineDAG &dag, const Loo
     return std::nullopt;
 }
 
+std::vector<StepPtr> transpose_block_steps(const LoopNest &m, const std::string &func, const TransposeBlock &block) {
+    auto split = std::make_shared<SplitStep>(func, 0, block.across, std::vector<int64_t>{block.lanes});
+    const std::vector<std::string> pieces = split->piece_names();
+    std::vector<std::string> order;
+    for (const ModelLoop &l : m.stage(func, 0).loops) order.push_back(l.name == block.across ? pieces[0] : l.name);
+    order.insert(order.end() - 1, pieces[1]);
+    return {split, std::make_shared<ReorderStep>(func, 0, order),
+            std::make_shared<AnnotateStep>(func, 0, pieces[1], Annotation::Unroll)};
+}
+
 }  // namespace ansor

@@ -8,6 +8,7 @@
 // one channel at a time): 15.5 ms as gathers, 9.7 ms in blocks.
 #include "dag/pipeline_dag.h"
 #include "state/loop_nest.h"
+#include "state/steps.h"
 
 #include <optional>
 #include <string>
@@ -26,5 +27,9 @@ struct TransposeBlock {
 // inward would change what those producers are computed for).
 std::optional<TransposeBlock> transposing_read(const PipelineDAG &dag, const LoopNest &m, const std::string &func,
                                                int lanes);
+
+// The steps that block stage 0 of `func` as `block` says: the split, the
+// reorder putting the inner piece right outside the vector loop, the unroll.
+std::vector<StepPtr> transpose_block_steps(const LoopNest &m, const std::string &func, const TransposeBlock &block);
 
 }  // namespace ansor

@@ -362,20 +362,7 @@ void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string 
     }
     // A transposing read in blocks of lanes x lanes (block_transpose.h).
     if (auto block = stage == 0 ? transposing_read(dag_, m, func, vector_width(func)) : std::nullopt) {
-        auto split = std::make_shared<SplitStep>(func, stage, block->across, std::vector<int64_t>{block->lanes});
-        const std::vector<std::string> pieces = split->piece_names();
-        std::vector<std::string> order;
-        for (const ModelLoop &l : m.stage(func, stage).loops) {
-            if (l.name == block->across) {
-                order.push_back(pieces[0]);
-                continue;
-            }
-            if (&l == &m.stage(func, stage).loops.back()) order.push_back(pieces[1]);
-            order.push_back(l.name);
-        }
-        add(split);
-        add(std::make_shared<ReorderStep>(func, stage, order));
-        add(std::make_shared<AnnotateStep>(func, stage, pieces[1], Annotation::Unroll));
+        for (StepPtr &step : transpose_block_steps(m, func, *block)) add(std::move(step));
     }
     // Parallelise the leading space loops of Funcs at root, fusing as many
     // as it takes to balance the machine's threads (sometimes one more).

@@ -65,8 +65,9 @@ struct Strip {
 constexpr int64_t kMaxOuterLoopExtent = 16;
 
 // The consumer loops node i could be computed per strip of: loops of its
-// single consumer (at root, untiled, one stage) that index i only along
-// dims its scans are independent of. Largest first.
+// single consumer (untiled, one stage, at root or at a loop where it covers
+// i's serial dims whole) that index i only along dims its scans are
+// independent of. Largest first, then each again with the small ones outside.
 std::vector<Strip> strip_loops(const SketchContext &ctx, const State &s, int i) {
     const Node &n = ctx.dag.node(i);
     if (n.is_output || n.modelled || n.stages.size() < 2 || n.func.has_extern_definition()) return {};

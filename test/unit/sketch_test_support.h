@@ -1,9 +1,16 @@
 #pragma once
-// What the sketch-rule tests share: where a State's own steps place a Func.
+// What the sketch-rule tests share: where a State's own steps place a Func,
+// and programs sampled from sketches.
+#include "annotate/random_annotator.h"
+#include "search/program_sampler.h"
 #include "state/state.h"
 
+#include <doctest/doctest.h>
+
 #include <optional>
+#include <random>
 #include <string>
+#include <vector>
 
 namespace ansor_test {
 
@@ -16,6 +23,23 @@ inline std::optional<ansor::Location> placement_of(const ansor::State &s, const 
         if (const ansor::Location *l = step->placement()) return *l;
     }
     return std::nullopt;
+}
+
+// `count` programs the annotator draws from `sketches` (2 threads).
+inline std::vector<ansor::State> sample_programs(const ansor::PipelineDAG &dag, const std::vector<ansor::State> &sketches,
+                                                 const Halide::Target &target, int count, uint64_t seed) {
+    ansor::AnnotationOptions ao;
+    ao.parallelism = 2;
+    ansor::RandomAnnotator annotator(dag, target, ao);
+    ansor::ProgramSampler sampler(sketches, annotator);
+    std::mt19937_64 rng(seed);
+    std::vector<ansor::State> programs;
+    for (int i = 0; i < count; i++) {
+        auto program = sampler.sample(rng);
+        REQUIRE(program);
+        programs.push_back(*program);
+    }
+    return programs;
 }
 
 }  // namespace ansor_test

@@ -44,18 +44,8 @@ bool blocked(const LoopNest &m, const std::string &func, const std::string &var,
 }
 
 std::vector<State> sample_programs(const PipelineDAG &dag, int count, uint64_t seed) {
-    AnnotationOptions ao;
-    ao.parallelism = 2;
-    RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
-    ProgramSampler sampler(generate_sketches({dag, ansor_test::cpu_target()}), annotator);
-    std::mt19937_64 rng(seed);
-    std::vector<State> out;
-    for (int i = 0; i < count; i++) {
-        auto s = sampler.sample(rng);
-        REQUIRE(s);
-        out.push_back(*s);
-    }
-    return out;
+    const Halide::Target cpu = ansor_test::cpu_target();
+    return ansor_test::sample_programs(dag, generate_sketches({dag, cpu}), cpu, count, seed);
 }
 
 }  // namespace

@@ -59,22 +59,6 @@ bool per_strip(const State &s, const std::string &scan) {
     return l && l->kind == LocationKind::At;
 }
 
-// Four programs sampled from `sketches` compute what the reference computes.
-void expect_sampled_programs_correct(const PipelineDAG &dag, const std::vector<State> &sketches, uint64_t seed) {
-    AnnotationOptions ao;
-    ao.parallelism = 2;
-    RandomAnnotator annotator(dag, cpu(), ao);
-    ProgramSampler sampler(sketches, annotator);
-    std::mt19937_64 rng(seed);
-    std::vector<State> programs;
-    for (int i = 0; i < 4; i++) {
-        auto program = sampler.sample(rng);
-        REQUIRE(program);
-        programs.push_back(*program);
-    }
-    ansor_test::expect_all_correct(dag, programs);
-}
-
 std::vector<State> strip_sketches(const PipelineDAG &dag, const std::string &scan) {
     std::vector<State> out;
     for (const State &s : generate_sketches({dag, cpu()})) {
@@ -174,7 +158,7 @@ TEST_CASE("scan strip: programs of the strip sketches compute what the reference
         PipelineDAG dag(p.functions(), 2);
         const auto strips = strip_sketches(dag, ansor_test::resolve(dag, "scan"));
         REQUIRE(strips.size() == 1);
-        expect_sampled_programs_correct(dag, strips, 3);
+        ansor_test::expect_all_correct(dag, ansor_test::sample_programs(dag, strips, cpu(), 4, 3));
     }
 }
 
@@ -253,7 +237,7 @@ TEST_CASE("scan strip: one channel at a time, the scan's producer at the channel
     CHECK(f.extents[1] == 40);
     CHECK(f.extents[2] == 1);
 
-    expect_sampled_programs_correct(dag, sketches, 11);
+    ansor_test::expect_all_correct(dag, ansor_test::sample_programs(dag, sketches, cpu(), 4, 11));
 }
 
 TEST_CASE("scan strip: no scan per strip of a consumer that covers only part of the scan's serial dimension") {
