@@ -4,6 +4,7 @@
 #include "worker_process.h"
 #include "worker_protocol.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -166,6 +167,7 @@ struct Running {
     size_t index;  // into the result's variants
     std::unique_ptr<WorkerProcess> worker;
     std::vector<double> samples;
+    std::vector<double> round_best;  // each round's best sample
 };
 
 }  // namespace
@@ -312,12 +314,13 @@ CaseRun run_case(const BenchCase &c, const CaseContext &ctx) {
                 continue;
             }
             std::istringstream in(reply.text.substr(7));
-            double ms;
-            while (in >> ms) r.samples.push_back(ms);
+            double ms, best = INFINITY;
+            while (in >> ms) r.samples.push_back(ms), best = std::min(best, ms);
+            if (std::isfinite(best)) r.round_best.push_back(best);
         }
     }
     for (Running &r : running) {
-        result.variants[r.index].set_samples(r.samples);
+        result.variants[r.index].set_samples(r.samples, r.round_best);
         r.worker->stop();
     }
     fs::remove_all(work);

@@ -23,10 +23,15 @@ struct VariantResult {
     double error = NAN;  // max relative error against the reference
     int samples = 0;     // timing samples taken (rounds x samples per round)
     double median_ms = NAN, min_ms = NAN;
+    // RunGen's statistic, as a user repeating RunGen sees it: the best sample
+    // of each round, median over the rounds. The tuner's time is the best
+    // sample of its own window, so this is the figure to hold it against.
+    double rungen_ms = NAN;
     // Ansor with a tuning log: the time the tuner measured for the program
-    // it applied (the log's best record), to hold the delivered median against.
+    // it applied (the log's best record), to hold the delivered times against.
     double tuned_ms = NAN;
-    void set_samples(const std::vector<double> &samples_ms);
+    // All samples, and each round's best sample.
+    void set_samples(const std::vector<double> &samples_ms, const std::vector<double> &round_best_ms);
     bool ok() const { return status == "ok"; }
 };
 

@@ -55,6 +55,9 @@ def main(harness, vendor_bin, work):
             fail(f"{r['variant']}: relative error {r['rel_error']} passed as ok", text)
         if int(r["samples"]) != 4:
             fail(f"{r['variant']}: {r['samples']} samples, expected 2 rounds x 2", text)
+        # RunGen's statistic (each round's best, median over rounds) lies between the best sample and the median.
+        if not float(r["min_ms"]) <= float(r["rungen_ms"]) <= float(r["median_ms"]) * (1 + 1e-9):
+            fail(f"{r['variant']}: rungen_ms {r['rungen_ms']} outside [min_ms, median_ms]", text)
     if min(float(r["ratio_to_best"]) for r in rows if r["status"] == "ok") != 1:
         fail("no variant has ratio_to_best 1", text)
     if "127" not in rows[-1]["detail"]:
@@ -76,7 +79,7 @@ def main(harness, vendor_bin, work):
         fail(f"Ansor's tuned_ms {ansor_row['tuned_ms']}, the log's best is {tuned}", text)
     if any(r["tuned_ms"] for r in rows if r["variant"] != "Ansor"):
         fail("a variant other than Ansor has a tuned_ms", text)
-    if "the tuner measured" not in text or "within 10%:" not in text:
+    if "the tuner measured" not in text or "within 10%:" not in text or "RunGen's statistic" not in text:
         fail("the tuner's time against the delivered median is not printed", text)
     for f in ["schedules/gmm_small.Mullapudi2016.schedule.h", "schedules/gmm_small.Ansor.schedule.h",
               "results.png", "tuning_curves.png"]:
