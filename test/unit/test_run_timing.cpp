@@ -8,8 +8,15 @@
 #include <halide_benchmark.h>
 #include <malloc.h>
 
+#include <spawn.h>
+#include <sys/wait.h>
+
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
+
+extern char **environ;
 
 using namespace ansor;
 
@@ -106,7 +113,34 @@ TEST_CASE("run timing: max_runs caps the counted runs") {
     CHECK(t.samples == 3);
 }
 
-TEST_CASE("run timing: a pipeline's large buffers come from the heap however the process allocated before") {
+namespace {
+
+constexpr const char *kFreshHeapTest =
+    "run timing: a pipeline's large buffers come from the heap however the process allocated before";
+constexpr const char *kFreshHeapEnv = "ANSOR_TEST_FRESH_HEAP";
+
+}  // namespace
+
+// Runs in a fresh copy of this test binary: in the test process, blocks that
+// earlier test cases freed may lie in the heap already and serve a large
+// allocation without a mapping, whatever the threshold.
+TEST_CASE(kFreshHeapTest) {
+    if (!std::getenv(kFreshHeapEnv)) {
+        const std::string filter = std::string("--test-case=") + kFreshHeapTest;
+        char *argv[] = {(char *)"ansor_unit_tests", (char *)filter.c_str(), (char *)"--no-intro", nullptr};
+        std::vector<std::string> env_strings{std::string(kFreshHeapEnv) + "=1"};
+        for (char **e = environ; *e; e++) env_strings.emplace_back(*e);
+        std::vector<char *> envp;
+        for (auto &e : env_strings) envp.push_back(e.data());
+        envp.push_back(nullptr);
+        pid_t child = 0;
+        REQUIRE(posix_spawn(&child, "/proc/self/exe", nullptr, nullptr, argv, envp.data()) == 0);
+        int status = 0;
+        REQUIRE(waitpid(child, &status, 0) == child);
+        CHECK(WIFEXITED(status));
+        CHECK(WEXITSTATUS(status) == 0);
+        return;
+    }
     // 16 MiB: a float image of 2048 x 2048 computed at root.
     const size_t bytes = 16 << 20;
     auto mapped_while_held = [&] {
