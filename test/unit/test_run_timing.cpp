@@ -3,20 +3,15 @@
 // make these checks exact (no real timing). The allocator is put in a
 // program's steady state before timing.
 #include "measure/run_timing.h"
+#include "measure/subprocess.h"
 
 #include <doctest/doctest.h>
 #include <halide_benchmark.h>
 #include <malloc.h>
 
-#include <spawn.h>
-#include <sys/wait.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <vector>
-
-extern char **environ;
 
 using namespace ansor;
 
@@ -126,19 +121,11 @@ constexpr const char *kFreshHeapEnv = "ANSOR_TEST_FRESH_HEAP";
 // allocation without a mapping, whatever the threshold.
 TEST_CASE(kFreshHeapTest) {
     if (!std::getenv(kFreshHeapEnv)) {
-        const std::string filter = std::string("--test-case=") + kFreshHeapTest;
-        char *argv[] = {(char *)"ansor_unit_tests", (char *)filter.c_str(), (char *)"--no-intro", nullptr};
-        std::vector<std::string> env_strings{std::string(kFreshHeapEnv) + "=1"};
-        for (char **e = environ; *e; e++) env_strings.emplace_back(*e);
-        std::vector<char *> envp;
-        for (auto &e : env_strings) envp.push_back(e.data());
-        envp.push_back(nullptr);
-        pid_t child = 0;
-        REQUIRE(posix_spawn(&child, "/proc/self/exe", nullptr, nullptr, argv, envp.data()) == 0);
-        int status = 0;
-        REQUIRE(waitpid(child, &status, 0) == child);
-        CHECK(WIFEXITED(status));
-        CHECK(WEXITSTATUS(status) == 0);
+        const ProcessResult child = run_process({"/proc/self/exe", std::string("--test-case=") + kFreshHeapTest},
+                                                {std::string(kFreshHeapEnv) + "=1"});
+        INFO(child.output);
+        CHECK(child.exit_code == 0);
+        CHECK(child.output.find("test cases: 1 | 1 passed") != std::string::npos);  // the filter found the case
         return;
     }
     // 16 MiB: a float image of 2048 x 2048 computed at root.
