@@ -175,7 +175,7 @@ void build(Variant &v, const std::string &op, const ansor_ops::Shape &shape, con
     v.tune_s = now_s() - t0;
     v.runner = std::make_unique<ansor::PipelineRunner>(*v.dag, p, ansor::measurement_target(target));
     v.runner->compile();
-    v.runner->run();
+    v.runner->warm_up();
 }
 
 double time_once_ms(ansor::PipelineRunner &r) {

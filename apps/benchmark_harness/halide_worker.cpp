@@ -191,10 +191,9 @@ int run_halide_worker(const HalideVariantSpec &spec) {
         if (spec.variant == "Ansor" && !spec.ansor_log.empty() && !spec.curve_file.empty()) {
             write_curve(key, spec.target, spec.ansor_log, spec.curve_file);
         }
-        ansor::allocate_as_after_a_first_run();  // every variant alike, whatever ran before in this process
         t0 = now_s();
         runner->compile();
-        runner->run();
+        runner->warm_up();  // the heap as a fresh process's after a first run, whatever ran before here
         compile_s = now_s() - t0;
     } catch (const std::exception &e) {
         reply(std::string("failed ") + e.what());

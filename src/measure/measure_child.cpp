@@ -142,7 +142,6 @@ void write_input_regions(const std::vector<Halide::Buffer<>> &inputs, char *regi
 void measure_child_main(const PipelineDAG &dag, const State *state, const MeasureOptions &o, void *shared,
                         int control_fd) {
     setenv("HL_NUM_THREADS", std::to_string(o.threads).c_str(), 1);
-    allocate_as_after_a_first_run();  // not as the tuner's heap left it
     const bool is_reference = state == nullptr;
     try {
         PipelineRunner runner(dag, state, o.target);
@@ -161,7 +160,7 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
         report_compiled();
         if (!wait_for_go(control_fd)) _exit(0);  // the parent gave up on this batch
 
-        runner.run();  // warm-up
+        runner.warm_up();  // and the heap as a fresh process has it after a first run
         const std::vector<OutputRule> rules = output_rules(dag, o.tolerance);
         char *ref = layout.outputs;
         char *spread = layout.spread;

@@ -1,5 +1,6 @@
 #include "measure/pipeline_runner.h"
 
+#include "measure/fresh_process_heap.h"
 #include "measure/input_values.h"
 #include "measure/measurement_buffers.h"
 #include "measure/runnability.h"
@@ -195,7 +196,16 @@ void PipelineRunner::bind_inputs() {
     }
 }
 
+namespace {
+
+void *jit_malloc(Halide::JITUserContext *, size_t bytes) { return recording_halide_malloc(bytes); }
+void jit_free(Halide::JITUserContext *, void *block) { recording_halide_free(block); }
+
+}  // namespace
+
 void PipelineRunner::compile() {
+    pipeline_.jit_handlers().custom_malloc = jit_malloc;
+    pipeline_.jit_handlers().custom_free = jit_free;
     pipeline_.compile_jit(target_);
     cover_what_is_read();
 }
@@ -244,6 +254,13 @@ void PipelineRunner::cover_what_is_read() {
 void PipelineRunner::run() {
     Realization r(outputs_);
     pipeline_.realize(r, target_);
+}
+
+void PipelineRunner::warm_up() {
+    start_heap_as_a_fresh_process();
+    reset_largest_block();
+    run();
+    allocate_as_a_fresh_process_after_its_first_run(largest_block());
 }
 
 SampledTime PipelineRunner::time(const SamplingOptions &options) {

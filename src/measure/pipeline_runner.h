@@ -24,8 +24,11 @@ public:
     PipelineRunner(const PipelineDAG &dag, Halide::Pipeline scheduled, const Halide::Target &target);
     void compile();
     void run();
+    // The first run, with the allocator then set as a fresh process's is
+    // after its first run (fresh_process_heap.h).
+    void warm_up();
     // Times back-to-back runs the way RunGen times the built generator
-    // (run_timing.h); call after a warm-up run().
+    // (run_timing.h); call after warm_up().
     SampledTime time(const SamplingOptions &options);
     // Output buffers, in output order (a tuple output gives several).
     std::vector<Halide::Buffer<>> &outputs() { return outputs_; }

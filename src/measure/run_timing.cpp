@@ -1,7 +1,5 @@
 #include "measure/run_timing.h"
 
-#include <malloc.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -77,12 +75,6 @@ SampledTime time_in_samples(const std::function<void()> &run, const SamplingOpti
     t.best_ms = per_run.front() * 1e3;
     t.median_ms = per_run[per_run.size() / 2] * 1e3;
     return t;
-}
-
-void allocate_as_after_a_first_run() {
-    constexpr int kLargestMmapThreshold = 32 << 20;  // glibc's DEFAULT_MMAP_THRESHOLD_MAX on 64-bit
-    mallopt(M_MMAP_THRESHOLD, kLargestMmapThreshold);
-    mallopt(M_TRIM_THRESHOLD, 2 * kLargestMmapThreshold);
 }
 
 }  // namespace ansor

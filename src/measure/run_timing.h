@@ -51,18 +51,5 @@ double steady_seconds();
 SampledTime time_in_samples(const std::function<void()> &run, const SamplingOptions &options,
                             const SecondsClock &clock = steady_seconds);
 
-// Puts the process's allocator in the steady state a program reaches after
-// its first run, whatever the process allocated before, so that a
-// pipeline's buffers are reused from run to run instead of mapped (and
-// zeroed by the kernel) afresh. glibc moves its mmap threshold up to the
-// size of the largest block freed so far, so whether a 16 MB buffer
-// computed at root comes from the heap (reused) or from a fresh mapping on
-// every run depended on what the process had allocated before: the same
-// separable_blur program ran at 0.63 ms in some processes and 1.37 ms in
-// others (docs/results.md, "Measured against delivered"). The threshold is
-// fixed at glibc's largest (32 MiB, where it ends up after one run of such
-// a program) and the heap is trimmed only above twice that, as glibc's own
-// adjustment would leave them. Call it before the runs to be timed.
-void allocate_as_after_a_first_run();
 
 }  // namespace ansor

@@ -2,6 +2,7 @@
 // samples of back-to-back runs, each sample's time per run. Scripted clocks
 // make these checks exact (no real timing). The allocator is put in a
 // program's steady state before timing.
+#include "measure/fresh_process_heap.h"
 #include "measure/run_timing.h"
 #include "measure/subprocess.h"
 
@@ -9,6 +10,7 @@
 #include <halide_benchmark.h>
 #include <malloc.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -111,7 +113,7 @@ TEST_CASE("run timing: max_runs caps the counted runs") {
 namespace {
 
 constexpr const char *kFreshHeapTest =
-    "run timing: a pipeline's large buffers come from the heap however the process allocated before";
+    "run timing: the heap starts as a fresh process's and takes its thresholds after a first run";
 constexpr const char *kFreshHeapEnv = "ANSOR_TEST_FRESH_HEAP";
 
 }  // namespace
@@ -139,9 +141,53 @@ TEST_CASE(kFreshHeapTest) {
         std::free(p);
         return during > before;
     };
-    // As a fresh process starts: glibc maps every block over 128 KiB.
-    mallopt(M_MMAP_THRESHOLD, 128 << 10);
+    // However this process allocated before: as a fresh process starts,
+    // glibc maps every block over 128 KiB.
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    ansor::start_heap_as_a_fresh_process();
     CHECK(mapped_while_held());
-    ansor::allocate_as_after_a_first_run();
+    // After a first run that freed such a block, it comes from the heap.
+    ansor::allocate_as_a_fresh_process_after_its_first_run(bytes);
     CHECK_FALSE(mapped_while_held());
+    // Starting again gives the freed block's pages back and maps it again.
+    ansor::start_heap_as_a_fresh_process();
+    CHECK(mapped_while_held());
+    // A first run whose largest block is small leaves the start's thresholds.
+    ansor::allocate_as_a_fresh_process_after_its_first_run(4096);
+    CHECK(mapped_while_held());
+}
+
+TEST_CASE("run timing: a fresh process's thresholds follow the largest block freed, up to 32 MiB") {
+    const ansor::HeapThresholds none = ansor::fresh_process_thresholds_after(0);
+    CHECK(none.mmap_bytes == 128u << 10);
+    CHECK(none.trim_bytes == 128u << 10);
+    const ansor::HeapThresholds small = ansor::fresh_process_thresholds_after(64 << 10);
+    CHECK(small.mmap_bytes == 128u << 10);
+    // The mapped chunk: the request and its header, in whole pages.
+    const ansor::HeapThresholds image = ansor::fresh_process_thresholds_after(15 << 20);
+    CHECK(image.mmap_bytes == (15u << 20) + 4096);
+    CHECK(image.trim_bytes == 2 * image.mmap_bytes);
+    const ansor::HeapThresholds huge = ansor::fresh_process_thresholds_after(40 << 20);
+    CHECK(huge.mmap_bytes == 128u << 10);
+}
+
+TEST_CASE("run timing: the recording allocator aligns blocks and keeps the largest request up to 32 MiB") {
+    ansor::reset_largest_block();
+    void *a = ansor::recording_halide_malloc(1000);
+    void *b = ansor::recording_halide_malloc(3 << 20);
+    void *c = ansor::recording_halide_malloc(64 << 20);  // mapped whatever the thresholds: not recorded
+    REQUIRE(a);
+    REQUIRE(b);
+    REQUIRE(c);
+    CHECK((uintptr_t)a % 128 == 0);
+    CHECK((uintptr_t)b % 128 == 0);
+    CHECK((uintptr_t)c % 128 == 0);
+    std::memset(b, 7, 3 << 20);
+    CHECK(ansor::largest_block() == (3u << 20) + 128);
+    ansor::recording_halide_free(a);
+    ansor::recording_halide_free(b);
+    ansor::recording_halide_free(c);
+    ansor::recording_halide_free(nullptr);
+    ansor::reset_largest_block();
+    CHECK(ansor::largest_block() == 0);
 }
