@@ -51,5 +51,4 @@ double steady_seconds();
 SampledTime time_in_samples(const std::function<void()> &run, const SamplingOptions &options,
                             const SecondsClock &clock = steady_seconds);
 
-
 }  // namespace ansor

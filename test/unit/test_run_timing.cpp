@@ -1,7 +1,7 @@
 // The tuner times programs as RunGen times a built generator: the best of
 // samples of back-to-back runs, each sample's time per run. Scripted clocks
-// make these checks exact (no real timing). The allocator is put in a
-// program's steady state before timing.
+// make these checks exact (no real timing). Before timing, the allocator
+// is put where a fresh process has it after a program's first run.
 #include "measure/fresh_process_heap.h"
 #include "measure/run_timing.h"
 #include "measure/subprocess.h"
