@@ -11,7 +11,8 @@
 //      --trials 0 applies its best) and builds it as a static library;
 //   2. the library is linked with Halide's RunGenMain.cpp;
 //   3. --rounds times, alternately: the log's best program measured as the
-//      search measures (ForkMeasurer, the session's settings, 2 threads), and
+//      search measures (the session's settings and measurer, HL_ANSOR_TIMING
+//      included; 2 threads), and
 //      RunGen --benchmarks=all on random inputs of the estimated sizes;
 //   4. one table row: the log's time (from the tuning), the medians over
 //      rounds of the tuner's time and of RunGen's, and RunGen / tuner.
@@ -21,6 +22,7 @@
 // 144 -> 32), GEMM 512^3 and a 3x3 conv (56x56, 64 -> 64).
 #include "dag/pipeline_dag.h"
 #include "generator_pipeline.h"
+#include "measure/fresh_process_measurer.h"
 #include "measure/measurer.h"
 #include "options/options.h"
 #include "records/tuning_log.h"
@@ -34,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -190,11 +193,14 @@ std::string run_case(const Args &a, const Case &c) {
     if (!best || !best->state) throw ansor::UserError("no successful program in " + log + " for " + c.name());
     ansor::SessionSettings settings = ansor::session_settings(ansor::Options::from_environment(), dag, target);
     settings.measure.threads = kParallelism;
-    ansor::ForkMeasurer measurer(dag, settings.measure);
+    // As the session measures: HL_ANSOR_TIMING picks the measurer.
+    std::unique_ptr<ansor::Measurer> measurer;
+    if (settings.measure.fresh_process) measurer = std::make_unique<ansor::FreshProcessMeasurer>(dag, settings.measure);
+    else measurer = std::make_unique<ansor::ForkMeasurer>(dag, settings.measure);
 
     std::vector<double> tuner, delivered;
     for (int r = 0; r < a.rounds; r++) {
-        ansor::MeasureResult m = measurer.measure({*best->state})[0];
+        ansor::MeasureResult m = measurer->measure({*best->state})[0];
         if (m.ok) tuner.push_back(m.min_ms);
         else std::fprintf(stderr, "%s: the tuner's measurement failed: %s\n", c.name().c_str(), m.error.c_str());
         double d = rungen_ms(rungen);

@@ -1,18 +1,24 @@
 // ansor_gpu_runner: runs a Halide AOT pipeline built as a shared object
-// (src/measure/gpu_build.h) in a process of its own, so that no GPU runtime
-// (CUDA, an OpenCL ICD such as PoCL with its own LLVM) is ever loaded into
-// a process that holds libHalide. It links only the C++ library and libdl,
-// so it also runs on a GPU machine that has nothing but the driver.
+// (src/measure/gpu_build.h, runner_program.h) in a process of its own, so
+// that no GPU runtime (CUDA, an OpenCL ICD such as PoCL with its own LLVM)
+// is ever loaded into a process that holds libHalide, and so that a CPU
+// program is timed with the heap of a fresh process, as RunGen times it
+// (fresh_process_measurer.h). It links only the C++ library and libdl, so it
+// also runs on a GPU machine that has nothing but the driver.
 //
 //   ansor_gpu_runner --probe cuda|opencl
 //   ansor_gpu_runner LIBRARY.so FUNCTION (--inputs SPEC.json | --random-inputs SEED)
-//                    [--outputs-dir DIR] [--runs N] [--bounds-query]
+//                    [--outputs-dir DIR] [--runs N] [--sample-seconds S] [--bounds-query]
+// Timing: N back-to-back runs and the fastest; with --sample-seconds, as
+// RunGen times (run_timing.h: samples for about S/2 seconds, 2S at most, N
+// runs at least) and the best sample's time per run.
 // --bounds-query runs nothing: it prints the region of each input buffer the
 // pipeline reads for the given outputs.
 //
 // docs/gpu.md ("Measuring and verifying GPU programs") describes the files.
 #include "device_probe.h"
 #include "host_buffer.h"
+#include "measure/run_timing.h"
 #include "measure/runner_files.h"
 #include "pipeline_library.h"
 
@@ -39,13 +45,14 @@ struct Options {
     bool bounds_query = false;
     uint64_t seed = 0;
     int runs = 0;
+    double sample_seconds = 0;  // 0: N back-to-back runs
 };
 
 [[noreturn]] void usage(const std::string &why) {
     std::fprintf(stderr,
                  "error: %s\nusage: ansor_gpu_runner --probe cuda|opencl\n"
                  "       ansor_gpu_runner LIBRARY.so FUNCTION (--inputs SPEC.json | --random-inputs SEED)"
-                 " [--outputs-dir DIR] [--runs N] [--bounds-query]\n",
+                 " [--outputs-dir DIR] [--runs N] [--sample-seconds S] [--bounds-query]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -70,6 +77,9 @@ Options parse(int argc, char **argv) {
             o.bounds_query = true;
         } else if (a == "--runs") {
             o.runs = std::stoi(value());
+        } else if (a == "--sample-seconds") {
+            o.sample_seconds = std::stod(value());
+            if (!(o.sample_seconds > 0)) usage("--sample-seconds needs a positive number of seconds");
         } else if (a.rfind("--", 0) == 0) {
             usage("unknown option " + a);
         } else {
@@ -187,8 +197,7 @@ Arguments make_arguments(const halide_filter_metadata_t &md, const Options &o, c
             args.inputs.push_back(buffer.get());
         } else if (!output) {
             if (!shape.file.empty()) {
-                std::vector<char> data = read_raw_file(shape.file, buffer->bytes());
-                std::memcpy(buffer->host(), data.data(), data.size());
+                read_raw_file_into(shape.file, buffer->host(), buffer->bytes());
             } else {
                 buffer->fill_random(o.seed + 1000003ull * (uint64_t)i);
             }
@@ -250,6 +259,14 @@ int bounds_query(const PipelineLibrary &lib, Arguments &args) {
     return 0;
 }
 
+// Prints the result line and releases the device buffers.
+int finish(const PipelineLibrary &lib, Arguments &args, const Options &o, nlohmann::json &result) {
+    if (!o.outputs_dir.empty()) result["outputs"] = o.outputs_dir + "/outputs.json";
+    for (auto &b : args.buffers) lib.release_device(b->raw());
+    std::printf("%s\n", result.dump().c_str());
+    return 0;
+}
+
 int run(const Options &o) {
     PipelineLibrary lib(o.library, o.function);
     const RunnerSpec spec = o.inputs.empty() ? RunnerSpec{} : read_runner_spec(o.inputs);
@@ -257,17 +274,27 @@ int run(const Options &o) {
     if (o.bounds_query) return bounds_query(lib, args);
     lib.call(args.argv.data());  // the warm-up run, whose outputs are written
     if (!o.outputs_dir.empty()) write_outputs(lib, args, o.outputs_dir);
+    nlohmann::json result = {{"function", o.function}, {"target", lib.metadata().target}};
+    if (o.sample_seconds > 0) {
+        const SampledTime t = time_in_samples(
+            [&] {
+                lib.call(args.argv.data());
+                for (HostBuffer *b : args.outputs) lib.sync(b->raw());
+            },
+            sampling_options(o.sample_seconds, std::max(1, o.runs), 1000000));
+        result["runs"] = t.runs;
+        result["min_ms"] = t.best_ms;
+        result["median_ms"] = t.median_ms;
+        return finish(lib, args, o, result);
+    }
     std::vector<double> ms = timed_runs(lib, args, o.runs);
-    nlohmann::json result = {{"function", o.function}, {"target", lib.metadata().target}, {"runs", ms.size()}};
+    result["runs"] = ms.size();
     if (!ms.empty()) {
         std::sort(ms.begin(), ms.end());
         result["min_ms"] = ms.front();
         result["median_ms"] = ms[ms.size() / 2];
     }
-    if (!o.outputs_dir.empty()) result["outputs"] = o.outputs_dir + "/outputs.json";
-    for (auto &b : args.buffers) lib.release_device(b->raw());
-    std::printf("%s\n", result.dump().c_str());
-    return 0;
+    return finish(lib, args, o, result);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "measure/gpu_build.h"
 
+#include "measure/runner_program.h"
 #include "measure/subprocess.h"
 
 #include <cstdlib>
@@ -59,16 +60,6 @@ std::string device_code_of(const Module &m) {
 }
 
 std::string tail(const std::string &text, size_t n = 1500) { return text.size() > n ? text.substr(text.size() - n) : text; }
-
-void link_shared_object(const GpuBuild &b) {
-    const char *cc = std::getenv("CC");
-    ProcessResult r = run_process({cc && *cc ? cc : "cc", "-shared", "-o", b.shared_object, "-Wl,--whole-archive",
-                                   b.static_library, "-Wl,--no-whole-archive", "-ldl", "-lpthread", "-lm"});
-    if (r.exit_code != 0) {
-        throw UserError("linking " + b.static_library + " into a shared object failed (" + r.describe() +
-                        "): " + tail(r.output));
-    }
-}
 
 std::string describe_extents(const std::vector<int64_t> &extents) {
     std::string s;
@@ -233,7 +224,7 @@ GpuBuild build_gpu_program(const Pipeline &pipeline, const Target &target, const
     }
     const std::string violations = gpu_limit_violations(b.launches, b.kernels, limits);
     if (!violations.empty()) throw GpuProgramRejected("over the GPU's limits: " + violations);
-    link_shared_object(b);
+    link_shared_object(RunnerProgram{b.function, b.static_library, b.shared_object});
     return b;
 }
 

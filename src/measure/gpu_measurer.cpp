@@ -4,10 +4,10 @@
 #include "measure/gpu_build.h"
 #include "measure/gpu_runner_location.h"
 #include "measure/measure_child.h"
-#include "measure/output_check.h"
 #include "measure/pipeline_runner.h"
 #include "measure/reference_inputs.h"
 #include "measure/runner_files.h"
+#include "measure/runner_program.h"
 #include "measure/subprocess.h"
 #include "util/target.h"
 
@@ -22,28 +22,6 @@ namespace ansor {
 
 namespace {
 
-std::string make_work_dir() {
-    const char *tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/ansor-gpu-XXXXXX";
-    if (!mkdtemp(pattern.data())) throw UserError("cannot create a temporary directory " + pattern);
-    return pattern;
-}
-
-// The runner's last line of JSON, or a null json.
-nlohmann::json last_json_line(const std::string &output) {
-    try {
-        return nlohmann::json::parse(last_json_text(output));
-    } catch (const nlohmann::json::exception &) {
-        return nullptr;
-    }
-}
-
-std::string trimmed(const std::string &text, size_t n = 1200) {
-    std::string t = text.size() > n ? text.substr(text.size() - n) : text;
-    while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
-    return t;
-}
-
 // What ansor_gpu_runner --probe says: whether usable, the device to run on
 // and the environment that selects it.
 struct Probe {
@@ -57,7 +35,7 @@ Probe probe(const std::string &runner, const std::string &api) {
     ProcessResult r = run_process({runner, "--probe", api});
     const nlohmann::json j = last_json_line(r.output);
     if (j.is_null()) {
-        p.reason = runner + " --probe " + api + " failed (" + r.describe() + "): " + trimmed(r.output);
+        p.reason = runner + " --probe " + api + " failed (" + r.describe() + "): " + output_tail(r.output);
         return p;
     }
     p.usable = j.value("usable", false);
@@ -96,7 +74,7 @@ GpuMeasurer::GpuMeasurer(const PipelineDAG &dag, MeasureOptions options, GpuMeas
     }
     runner_ = gpu_runner_path(options_.gpu_runner);
     probe_devices();
-    work_dir_ = make_work_dir();
+    work_dir_ = make_measure_work_dir("ansor-gpu");
     try {
         std::filesystem::create_directories(reference_inputs_dir());
         reference_ = std::make_unique<ForkMeasurer>(dag, reference_options(options_, reference_inputs_dir()));
@@ -143,49 +121,6 @@ std::vector<MeasureResult> GpuMeasurer::measure_with(size_t count, const Pipelin
     return reference_->measure_children(count, [&](size_t i, int fd) { candidate_child(pipeline_of, i, fd); });
 }
 
-namespace {
-
-// Runs the built program on the reference's inputs and checks its outputs;
-// reports the result line.
-void run_and_check(const PipelineDAG &dag, const MeasureOptions &o, const GpuBuild &build, const std::string &runner,
-                   const std::vector<std::string> &env, const std::string &inputs, const std::string &out_dir,
-                   const void *reference, const std::string &device) {
-    const int runs = std::max(1, o.repeats);
-    std::vector<std::string> environment = env;
-    environment.push_back("HL_NUM_THREADS=" + std::to_string(o.threads));  // the host code's threads, as on the CPU
-    TimeSpan timed;
-    timed.begin_s = steady_now_s();
-    ProcessResult r = run_process({runner, build.shared_object, build.function, "--inputs", inputs, "--outputs-dir",
-                                   out_dir, "--runs", std::to_string(runs)},
-                                  environment);
-    timed.end_s = steady_now_s();
-    const nlohmann::json result = last_json_line(r.output);
-    if (r.exit_code != 0 || result.is_null()) {
-        std::printf("error: %s failed (%s): %s\n", kGpuRunnerName, r.describe().c_str(), trimmed(r.output).c_str());
-        return;
-    }
-    const std::vector<RunnerBuffer> outputs = read_runner_outputs(out_dir + "/outputs.json");
-    const std::vector<OutputRule> rules = output_rules(dag, o.tolerance);
-    if (outputs.size() != rules.size()) {
-        std::printf("error: the program has %zu outputs; the pipeline has %zu\n", outputs.size(), rules.size());
-        return;
-    }
-    const char *ref = static_cast<const char *>(reference);
-    for (size_t i = 0; i < outputs.size(); i++) {
-        const Halide::Buffer<> got = read_runner_buffer(outputs[i]);
-        const OutputComparison c = compare_output(got, ref, rules[i]);
-        if (!c.ok()) {
-            report_wrong(c.detail, c.worst);
-            return;
-        }
-        ref += got.size_in_bytes();
-    }
-    report_device(device);
-    report_ok(result.value("min_ms", 0.0), result.value("median_ms", 0.0), result.value("runs", (size_t)0), timed);
-}
-
-}  // namespace
-
 void GpuMeasurer::candidate_child(const PipelineOf &pipeline_of, size_t index, int control_fd) const {
     const std::string dir = work_dir_ + "/candidate-" + std::to_string(getpid());
     try {
@@ -204,8 +139,9 @@ void GpuMeasurer::candidate_child(const PipelineOf &pipeline_of, size_t index, i
             require_reads_within_reference(dag_, inputs, runner_, build.shared_object, build.function);
             report_compiled();
             if (wait_for_go(control_fd)) {
-                run_and_check(dag_, options_, build, runner_, runner_env_, inputs, dir, reference_->reference_outputs(),
-                              run_device_);
+                const RunnerRun run{runner_, runner_env_, inputs, dir, run_device_, false};
+                run_and_check_runner_program(dag_, options_, {build.function, build.static_library, build.shared_object},
+                                             run, reference_->reference_outputs());
             }
         }
     } catch (const std::exception &e) {

@@ -89,7 +89,11 @@ struct MeasureOptions {
     // Address space each measuring process may map beyond what it inherited
     // from the tuner (HL_ANSOR_MEMORY_LIMIT; 0: no limit).
     uint64_t memory_limit_bytes = default_memory_limit_bytes();
-    // ansor_gpu_runner's path for GPU targets (HL_ANSOR_GPU_RUNNER; "": found
+    // CPU targets: the tuning session times each candidate in a fresh
+    // process (FreshProcessMeasurer) instead of the forked child
+    // (HL_ANSOR_TIMING). ForkMeasurer itself ignores it.
+    bool fresh_process = false;
+    // ansor_gpu_runner's path for GPU targets and fresh-process timing (HL_ANSOR_GPU_RUNNER; "": found
     // as gpu_runner_location.h says).
     std::string gpu_runner;
     // When set, the reference child also writes the inputs it ran on to this

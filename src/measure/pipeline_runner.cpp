@@ -3,6 +3,7 @@
 #include "measure/fresh_process_heap.h"
 #include "measure/input_values.h"
 #include "measure/measurement_buffers.h"
+#include "measure/measurer.h"
 #include "measure/runnability.h"
 #include "measure/output_check.h"
 
@@ -261,6 +262,10 @@ void PipelineRunner::warm_up() {
     reset_largest_block();
     run();
     allocate_as_a_fresh_process_after_its_first_run(largest_block());
+}
+
+SamplingOptions sampling_options(const MeasureOptions &options) {
+    return sampling_options(options.measure_seconds, options.repeats, options.max_repeats);
 }
 
 SampledTime PipelineRunner::time(const SamplingOptions &options) {

@@ -51,8 +51,7 @@ Halide::Buffer<> read_runner_buffer(const RunnerBuffer &b) {
     for (int64_t e : b.extent) sizes.push_back((int)e);
     Halide::Buffer<> out(Halide::Type(b.type), sizes);
     for (size_t d = 0; d < b.min.size(); d++) out.translate((int)d, (int)b.min[d]);
-    const std::vector<char> data = read_raw_file(b.file, out.size_in_bytes());
-    std::memcpy(out.data(), data.data(), data.size());
+    read_raw_file_into(b.file, out.data(), out.size_in_bytes());
     return out;
 }
 

@@ -11,12 +11,12 @@ double steady_seconds() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-SamplingOptions sampling_options(const MeasureOptions &options) {
+SamplingOptions sampling_options(double measure_seconds, int min_runs, int max_runs) {
     SamplingOptions s;
-    s.min_seconds = options.measure_seconds / 2;
-    s.max_seconds = options.measure_seconds * 2;
-    s.min_runs = options.repeats;
-    s.max_runs = options.max_repeats;
+    s.min_seconds = measure_seconds / 2;
+    s.max_seconds = measure_seconds * 2;
+    s.min_runs = min_runs;
+    s.max_runs = max_runs;
     return s;
 }
 

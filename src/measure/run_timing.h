@@ -10,11 +10,12 @@
 // RunGen's (a third of its 0.1 s) includes it. A 0.2 ms softmax measured
 // 0.22 ms per run and 0.5-0.7 ms under RunGen's statistic, in the same
 // process with the same code (docs/design.md, "Measurement").
-#include "measure/measurer.h"
-
+// Halide-free: ansor_gpu_runner times programs in a process of its own with it.
 #include <functional>
 
 namespace ansor {
+
+struct MeasureOptions;
 
 struct SamplingOptions {
     double min_seconds = 0.1;  // sampled time to reach (RunGen's --benchmark_min_time)
@@ -32,9 +33,11 @@ struct SampledTime {
     int samples = 0;
 };
 
-// What MeasureOptions ask for: half of measure_seconds to reach, twice it at
-// most (with the default 0.2 s, RunGen's 0.1 s and 0.4 s); repeats runs at
-// least and max_repeats at most.
+// Half of measure_seconds to reach, twice it at most (with the default
+// 0.2 s, RunGen's 0.1 s and 0.4 s); min_runs at least and max_runs at most.
+SamplingOptions sampling_options(double measure_seconds, int min_runs, int max_runs);
+// What MeasureOptions ask for: its measure_seconds, repeats and max_repeats
+// (defined in pipeline_runner.cpp, with Halide).
 SamplingOptions sampling_options(const MeasureOptions &options);
 
 // Seconds on a monotonic clock; tests pass a scripted one.

@@ -140,7 +140,7 @@ std::string last_json_text(const std::string &output) {
     return last;
 }
 
-std::vector<char> read_raw_file(const std::string &path, size_t bytes) {
+void read_raw_file_into(const std::string &path, void *destination, size_t bytes) {
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) throw std::runtime_error("cannot read " + path);
     const size_t size = (size_t)in.tellg();
@@ -148,11 +148,9 @@ std::vector<char> read_raw_file(const std::string &path, size_t bytes) {
         throw std::runtime_error(path + " holds " + std::to_string(size) + " bytes where " + std::to_string(bytes) +
                                  " were expected");
     }
-    std::vector<char> data(bytes);
     in.seekg(0);
-    in.read(data.data(), (std::streamsize)bytes);
+    in.read(static_cast<char *>(destination), (std::streamsize)bytes);
     if (!in) throw std::runtime_error("cannot read " + path);
-    return data;
 }
 
 void write_raw_file(const std::string &path, const void *data, size_t bytes) {

@@ -58,8 +58,11 @@ std::vector<RunnerBuffer> read_runner_outputs(const std::string &path);
 // JSON result), or "" if none.
 std::string last_json_text(const std::string &output);
 
-// Raw elements of a buffer file; exactly `bytes` or a runtime_error.
-std::vector<char> read_raw_file(const std::string &path, size_t bytes);
+// Reads a buffer file of exactly `bytes` raw elements into `destination`
+// (a runtime_error otherwise). No temporary copy: the runner's heap must stay
+// as a fresh process's (fresh_process_measurer.h); freeing a copy of a
+// multi-megabyte input would raise glibc's mmap and trim thresholds.
+void read_raw_file_into(const std::string &path, void *destination, size_t bytes);
 void write_raw_file(const std::string &path, const void *data, size_t bytes);
 
 }  // namespace ansor

@@ -20,6 +20,7 @@ struct Options {
     bool allow_root_fallback = false;  // HL_ANSOR_ALLOW_ROOT_FALLBACK: all-root schedule when no candidate ran
     int repeats = 10;                // HL_ANSOR_REPEATS: timed runs per candidate (after one warm-up), at least
     double measure_seconds = 0.2;    // HL_ANSOR_MEASURE_SECONDS: timing window (MeasureOptions)
+    bool fresh_process_timing = true;  // HL_ANSOR_TIMING: fresh-process (measure/fresh_process_measurer.h) or in-tuner
     double tolerance = 1e-3;         // HL_ANSOR_TOLERANCE: relative error allowed on float outputs
     int64_t max_innermost_factor = 64;  // HL_ANSOR_MAX_INNERMOST_FACTOR: largest innermost tile
     int64_t max_reduction_factor = 64;  // HL_ANSOR_MAX_REDUCTION_FACTOR: largest inner tile of a reduction loop

@@ -40,6 +40,7 @@ MeasureOptions measure_options(const Options &o, const Halide::Target &target, i
     m.measure_seconds = o.measure_seconds;
     m.tolerance = o.tolerance;
     m.gpu_runner = o.gpu_runner;
+    m.fresh_process = o.fresh_process_timing;
     return m;
 }
 
@@ -99,6 +100,7 @@ std::string describe(const SessionSettings &s) {
       << "measure.tolerance=" << s.measure.tolerance << "\n"
       << "measure.memory_limit_bytes=" << s.measure.memory_limit_bytes << "\n"
       << "measure.gpu_runner=" << s.measure.gpu_runner << "\n"
+      << "measure.fresh_process=" << s.measure.fresh_process << "\n"
       << "tuner.policy=" << choice_name(s.tuner.policy) << "\n"
       << "tuner.trials=" << s.tuner.trials << "\n"
       << "tuner.measures_per_round=" << s.tuner.measures_per_round << "\n"

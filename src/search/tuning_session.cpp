@@ -3,6 +3,7 @@
 #include "model/gpu_launch_model.h"
 #include "model/make_cost_model.h"
 #include "model/model_file.h"
+#include "measure/fresh_process_measurer.h"
 #include "measure/gpu_measurer.h"
 #include "search/evolutionary_search.h"
 #include "search/gpu_choice.h"
@@ -110,7 +111,15 @@ Measurer &TuningSession::measurer() {
         }
         reference_ms_ = gpu->reference().min_ms;
         measurer_ = std::move(gpu_verifier_);
+    } else if (settings_.measure.fresh_process && fresh_process_obstacle(dag_).empty()) {
+        auto fresh = std::make_unique<FreshProcessMeasurer>(dag_, settings_.measure);
+        reference_ms_ = fresh->reference().min_ms;
+        measurer_ = std::move(fresh);
     } else {
+        if (settings_.measure.fresh_process && settings_.progress) {
+            std::fprintf(stderr, "[ansor] candidates are timed in the tuner's forked child, not in a fresh process: %s\n",
+                         fresh_process_obstacle(dag_).c_str());
+        }
         auto fork = std::make_unique<ForkMeasurer>(dag_, settings_.measure);
         reference_ms_ = fork->reference().min_ms;
         measurer_ = std::move(fork);

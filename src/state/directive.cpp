@@ -1,5 +1,6 @@
 #include "state/directive.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace ansor {
@@ -86,8 +87,15 @@ void HalideApplier::apply(const Directive &d) {
         // Halide names the intermediate uniquely within the process: "f_intm",
         // or "f_intm$1" once another pipeline here (an earlier one with a Func
         // of the same name) made an "f_intm". The directives name it "f_intm".
+        // A Func itself renamed apart ("f$1") gives "f_1_intm": Halide turns
+        // the '$' of the name it builds into '_'.
         const std::string &made = intm.name();
-        if (made != d.at_func && made.rfind(d.at_func + "$", 0) != 0) {
+        std::string sanitized = d.at_func;
+        std::replace(sanitized.begin(), sanitized.end(), '$', '_');
+        auto names = [&](const std::string &expected) {
+            return made == expected || made.rfind(expected + "$", 0) == 0;
+        };
+        if (!names(d.at_func) && !names(sanitized)) {
             throw std::runtime_error("rfactor of '" + d.func + "' produced '" + made + "', expected '" + d.at_func + "'");
         }
         funcs_.emplace(d.at_func, intm);

@@ -67,7 +67,7 @@ TEST_CASE("options: malformed values are errors naming the option") {
                          doctest::Contains("HL_ANSOR_MODEL_OBJECTIVE='rank' is not one of: square, pairwise"),
                          ansor::UserError);
     // Every option is documented.
-    CHECK(Options::documentation().size() == 32);
+    CHECK(Options::documentation().size() == 33);
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_GPU_RUNNER", ""}}), doctest::Contains("ansor_gpu_runner"),
                          ansor::UserError);
 }
@@ -125,4 +125,13 @@ TEST_CASE("options: the tile-size limits reach the annotator, each for its kind 
     CHECK(Options::from_map({}).max_reduction_factor == 64);  // Ansor's limit, for both kinds
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_MAX_REDUCTION_FACTOR", "0"}}),
                          doctest::Contains("HL_ANSOR_MAX_REDUCTION_FACTOR"), ansor::UserError);
+}
+
+TEST_CASE("options: HL_ANSOR_TIMING picks where CPU candidates are timed; other values name the choices") {
+    CHECK(Options::from_map({}).fresh_process_timing);
+    CHECK_FALSE(Options::from_map({{"HL_ANSOR_TIMING", "in-tuner"}}).fresh_process_timing);
+    CHECK(Options::from_map({{"HL_ANSOR_TIMING", "fresh-process"}}).fresh_process_timing);
+    CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_TIMING", "rungen"}}),
+                         doctest::Contains("HL_ANSOR_TIMING='rungen' is not one of: in-tuner, fresh-process"),
+                         ansor::UserError);
 }

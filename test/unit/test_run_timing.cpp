@@ -3,6 +3,7 @@
 // make these checks exact (no real timing). Before timing, the allocator
 // is put where a fresh process has it after a program's first run.
 #include "measure/fresh_process_heap.h"
+#include "measure/measurer.h"
 #include "measure/run_timing.h"
 #include "measure/subprocess.h"
 

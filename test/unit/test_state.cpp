@@ -1,4 +1,5 @@
 #include "annotate/random_annotator.h"
+#include "measure/pipeline_runner.h"
 #include "search/mutations.h"
 #include "search/state_edit.h"
 #include "sketch/sketch_generator.h"
@@ -267,4 +268,32 @@ TEST_CASE("annotation: a parallel loop balances the threads") {
         }
     }
     CHECK(parallel_loops >= 40);
+}
+
+TEST_CASE("rfactor: a Func renamed apart by Halide ('total$1') is factored and applied") {
+    // Halide renames a Func whose name is taken ("total" -> "total$1") and
+    // names that one's rfactor intermediate "total_1_intm".
+    Halide::ImageParam in(Halide::Float(32), 1, "in");
+    in.dim(0).set_estimate(0, 4096);
+    Halide::RDom r(0, 4096, "r");
+    Halide::Func total("total$1");
+    total() = 0.f;
+    total() += in(r);
+    PipelineDAG dag({total.function()}, 2);
+    const Halide::Target cpu("x86-64-linux-avx-avx2-f16c-fma-sse41");
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, cpu, ao);
+    int factored = 0;
+    std::mt19937_64 rng(3);
+    for (const State &sketch : generate_sketches({dag, cpu})) {
+        if (sketch.source().find("rfactor") == std::string::npos) continue;
+        factored++;
+        for (int i = 0; i < 4; i++) {
+            const State program = annotator.annotate(sketch, rng);
+            CAPTURE(program.source());
+            CHECK_NOTHROW(scheduled_pipeline(dag, &program));
+        }
+    }
+    CHECK(factored > 0);
 }

@@ -1,0 +1,106 @@
+#include "measure/runner_program.h"
+
+#include "measure/gpu_runner_location.h"
+#include "measure/measure_child.h"
+#include "measure/output_check.h"
+#include "measure/reference_inputs.h"
+#include "measure/runner_files.h"
+#include "measure/subprocess.h"
+#include "util/errors.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace ansor {
+
+std::string output_tail(const std::string &text, size_t n) {
+    std::string t = text.size() > n ? text.substr(text.size() - n) : text;
+    while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
+    return t;
+}
+
+nlohmann::json last_json_line(const std::string &output) {
+    try {
+        return nlohmann::json::parse(last_json_text(output));
+    } catch (const nlohmann::json::exception &) {
+        return nullptr;
+    }
+}
+
+RunnerProgram runner_program_files(const std::string &dir, const std::string &function) {
+    return {function, dir + "/" + function + ".a", dir + "/" + function + ".so"};
+}
+
+void link_shared_object(const RunnerProgram &p) {
+    const char *cc = std::getenv("CC");
+    ProcessResult r = run_process({cc && *cc ? cc : "cc", "-shared", "-o", p.shared_object, "-Wl,--whole-archive",
+                                   p.static_library, "-Wl,--no-whole-archive", "-ldl", "-lpthread", "-lm"});
+    if (r.exit_code != 0) {
+        throw UserError("linking " + p.static_library + " into a shared object failed (" + r.describe() +
+                        "): " + output_tail(r.output, 1500));
+    }
+}
+
+RunnerProgram build_cpu_runner_program(const Halide::Pipeline &pipeline, const Halide::Target &target,
+                                       const std::string &dir, const std::string &function) {
+    if (target.has_gpu_feature()) {
+        throw UserError("a CPU build needs a target without a GPU API, not " + target.to_string());
+    }
+    const RunnerProgram p = runner_program_files(dir, function);
+    Halide::Pipeline copy = pipeline;
+    copy.compile_to_static_library(dir + "/" + function, copy.infer_arguments(), function, target);
+    link_shared_object(p);
+    return p;
+}
+
+std::string make_measure_work_dir(const std::string &prefix) {
+    const char *tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + "-XXXXXX";
+    if (!mkdtemp(pattern.data())) throw UserError("cannot create a temporary directory " + pattern);
+    return pattern;
+}
+
+void run_and_check_runner_program(const PipelineDAG &dag, const MeasureOptions &o, const RunnerProgram &program,
+                                  const RunnerRun &run, const void *reference) {
+    std::vector<std::string> argv = {run.runner,        program.shared_object, program.function, "--inputs",
+                                     run.inputs,        "--outputs-dir",       run.outputs_dir,  "--runs",
+                                     std::to_string(std::max(1, o.repeats))};
+    if (run.sampled && o.measure_seconds > 0) {
+        argv.push_back("--sample-seconds");
+        argv.push_back(std::to_string(o.measure_seconds));
+    }
+    std::vector<std::string> environment = run.env;
+    environment.push_back("HL_NUM_THREADS=" + std::to_string(o.threads));
+    TimeSpan timed;
+    timed.begin_s = steady_now_s();
+    ProcessResult r = run_process(argv, environment);
+    timed.end_s = steady_now_s();
+    const nlohmann::json result = last_json_line(r.output);
+    if (r.exit_code != 0 || result.is_null()) {
+        std::printf("error: %s failed (%s): %s\n", kGpuRunnerName, r.describe().c_str(), output_tail(r.output).c_str());
+        return;
+    }
+    const std::vector<RunnerBuffer> outputs = read_runner_outputs(run.outputs_dir + "/outputs.json");
+    const std::vector<OutputRule> rules = output_rules(dag, o.tolerance);
+    if (outputs.size() != rules.size()) {
+        std::printf("error: the program has %zu outputs; the pipeline has %zu\n", outputs.size(), rules.size());
+        return;
+    }
+    const char *ref = static_cast<const char *>(reference);
+    for (size_t i = 0; i < outputs.size(); i++) {
+        const Halide::Buffer<> got = read_runner_buffer(outputs[i]);
+        const OutputComparison c = compare_output(got, ref, rules[i]);
+        if (!c.ok()) {
+            report_wrong(c.detail, c.worst);
+            return;
+        }
+        ref += got.size_in_bytes();
+    }
+    if (!run.device.empty()) report_device(run.device);
+    report_ok(result.value("min_ms", 0.0), result.value("median_ms", 0.0), result.value("runs", (size_t)0), timed);
+}
+
+}  // namespace ansor
