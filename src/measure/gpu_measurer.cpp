@@ -118,7 +118,10 @@ std::vector<MeasureResult> GpuMeasurer::measure_pipelines(const std::vector<Hali
 }
 
 std::vector<MeasureResult> GpuMeasurer::measure_with(size_t count, const PipelineOf &pipeline_of) {
-    return reference_->measure_children(count, [&](size_t i, int fd) { candidate_child(pipeline_of, i, fd); });
+    std::vector<MeasureResult> results =
+        reference_->measure_children(count, [&](size_t i, int fd) { candidate_child(pipeline_of, i, fd); });
+    remove_candidate_dirs(work_dir_);
+    return results;
 }
 
 void GpuMeasurer::candidate_child(const PipelineOf &pipeline_of, size_t index, int control_fd) const {

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 namespace ansor {
 
@@ -61,6 +62,13 @@ std::string make_measure_work_dir(const std::string &prefix) {
     std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + "-XXXXXX";
     if (!mkdtemp(pattern.data())) throw UserError("cannot create a temporary directory " + pattern);
     return pattern;
+}
+
+void remove_candidate_dirs(const std::string &work_dir) {
+    std::error_code ignored;
+    for (const auto &entry : std::filesystem::directory_iterator(work_dir, ignored)) {
+        if (entry.path().filename().string().rfind("candidate-", 0) == 0) std::filesystem::remove_all(entry.path(), ignored);
+    }
 }
 
 void run_and_check_runner_program(const PipelineDAG &dag, const MeasureOptions &o, const RunnerProgram &program,

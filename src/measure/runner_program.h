@@ -42,6 +42,10 @@ nlohmann::json last_json_line(const std::string &output);
 // A fresh directory under $TMPDIR (else /tmp) named <prefix>-XXXXXX.
 std::string make_measure_work_dir(const std::string &prefix);
 
+// Removes the candidate-* directories under `work_dir` that children killed
+// before their own cleanup (a hang, a crash, the memory limit) left behind.
+void remove_candidate_dirs(const std::string &work_dir);
+
 // What ansor_gpu_runner is asked to do for one measurement.
 struct RunnerRun {
     std::string runner;             // its path

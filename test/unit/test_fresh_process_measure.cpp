@@ -2,6 +2,7 @@
 // ansor_gpu_runner, a process of its own, on the reference's inputs.
 #include "measure/fresh_process_measurer.h"
 #include "measure/runner_files.h"
+#include "measure/runner_program.h"
 #include "measure/subprocess.h"
 #include "model/random_cost_model.h"
 #include "search/tuner.h"
@@ -80,6 +81,18 @@ TEST_CASE("fresh-process measure: a wrong program and a broken one are recorded 
     CHECK_FALSE(results[0].ok);
     CHECK(results[0].error.find("no_such_loop") != std::string::npos);
     CHECK_MESSAGE(results[1].ok, results[1].error);
+}
+
+TEST_CASE("fresh-process measure: what killed children left is removed after their batch, the reference kept") {
+    const std::string dir = make_measure_work_dir("ansor-test");
+    std::filesystem::create_directories(dir + "/candidate-123");
+    std::filesystem::create_directories(dir + "/reference");
+    write_raw_file(dir + "/candidate-123/candidate.so", "x", 1);
+    write_raw_file(dir + "/reference/inputs.json", "{}", 2);
+    remove_candidate_dirs(dir);
+    CHECK_FALSE(std::filesystem::exists(dir + "/candidate-123"));
+    CHECK(std::filesystem::exists(dir + "/reference/inputs.json"));
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("fresh-process measure: a GPU target is refused, naming it") {
