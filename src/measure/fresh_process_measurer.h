@@ -9,21 +9,17 @@
 // 1.57x slower under RunGen than in the tuner.
 //
 // Here each candidate is AOT-compiled into a shared object in a sandboxed
-// child of ForkMeasurer's batch machinery (builders, deadlines, the sandbox)
-// and run by ansor_gpu_runner, a fresh process that links no Halide, on the
-// reference's inputs (written once by ForkMeasurer's reference child); its
-// outputs are checked against the reference by output_check.h's rules, and
-// it is timed as RunGen times (run_timing.h). Each candidate costs a link
+// child (RunnerMeasurer) and run by ansor_gpu_runner, a fresh process that
+// links no Halide, on the reference's inputs; its outputs are checked
+// against the reference by output_check.h's rules, and it is timed as
+// RunGen times (run_timing.h). Each candidate costs a link
 // and two process starts more than under ForkMeasurer: 6% fewer candidates
 // per minute (docs/design.md, "Measurement"). The tuning session measures
 // CPU candidates this way unless HL_ANSOR_TIMING=in-tuner, or the pipeline
 // has an extern stage (fresh_process_obstacle).
-#include "measure/measurer.h"
+#include "measure/runner_measurer.h"
 
-#include <functional>
-#include <memory>
 #include <string>
-#include <vector>
 
 namespace ansor {
 
@@ -32,32 +28,16 @@ namespace ansor {
 // it there) but a process of its own would not.
 std::string fresh_process_obstacle(const PipelineDAG &dag);
 
-class FreshProcessMeasurer : public Measurer {
+class FreshProcessMeasurer : public RunnerMeasurer {
 public:
-    // options.target must be a CPU target (UserError otherwise). Runs the
-    // reference (MeasurementUnavailable as ForkMeasurer throws it) and finds
-    // the runner (gpu_runner_location.h).
+    // options.target must be a CPU target and the pipeline free of
+    // fresh_process_obstacle (UserError otherwise). Runs the reference
+    // (MeasurementUnavailable as ForkMeasurer throws it) and finds the
+    // runner (gpu_runner_location.h).
     FreshProcessMeasurer(const PipelineDAG &dag, MeasureOptions options);
-    ~FreshProcessMeasurer() override;
-    // States of the DAG's pipeline, applied to a deep copy as ForkMeasurer does.
-    std::vector<MeasureResult> measure(const std::vector<State> &states) override;
-    // Pipelines scheduled by hand: each computes the DAG's outputs (same
-    // names, types and order) from inputs of the same names as the DAG's.
-    std::vector<MeasureResult> measure_pipelines(const std::vector<Halide::Pipeline> &pipelines);
-
-    const MeasureResult &reference() const { return reference_->reference(); }
 
 private:
-    using PipelineOf = std::function<Halide::Pipeline(size_t)>;
-    std::vector<MeasureResult> measure_with(size_t count, const PipelineOf &pipeline_of);
-    [[noreturn]] void candidate_child(const PipelineOf &pipeline_of, size_t index, int control_fd) const;
-    std::string reference_inputs_dir() const;
-
-    const PipelineDAG &dag_;
-    MeasureOptions options_;
-    std::string work_dir_;
-    std::string runner_;
-    std::unique_ptr<ForkMeasurer> reference_;  // its reference and its batch machinery
+    void build_and_run(const Halide::Pipeline &pipeline, const std::string &dir, int control_fd) const override;
 };
 
 }  // namespace ansor

@@ -23,7 +23,7 @@
 //  * MeasureResult::device says where a time was taken: "pocl-cpu" (PoCL) or
 //    "opencl-cpu: <name>" are CPU times, never GPU performance;
 //    "opencl-gpu: <name>" and "cuda-gpu: <name>" are the GPU's.
-#include "measure/measurer.h"
+#include "measure/runner_measurer.h"
 
 #include <memory>
 #include <string>
@@ -37,20 +37,14 @@ struct GpuMeasureSettings {
     bool verify_cuda_on_opencl = false;
 };
 
-class GpuMeasurer : public Measurer {
+class GpuMeasurer : public RunnerMeasurer {
 public:
     // options.target must have a GPU API (UserError otherwise). Runs the
-    // reference (MeasurementUnavailable as ForkMeasurer throws it), finds the
-    // runner (gpu_runner_location.h) and probes the device.
+    // reference on the target's CPU part (MeasurementUnavailable as
+    // ForkMeasurer throws it), finds the runner (gpu_runner_location.h) and
+    // probes the device.
     GpuMeasurer(const PipelineDAG &dag, MeasureOptions options, GpuMeasureSettings settings = {});
-    ~GpuMeasurer() override;
-    // States of the DAG's pipeline, applied to a deep copy as ForkMeasurer does.
-    std::vector<MeasureResult> measure(const std::vector<State> &states) override;
-    // Pipelines scheduled by hand: each computes the DAG's outputs (same
-    // names, types and order) from inputs of the same names as the DAG's.
-    std::vector<MeasureResult> measure_pipelines(const std::vector<Halide::Pipeline> &pipelines);
 
-    const MeasureResult &reference() const { return reference_->reference(); }
     // Whether candidates run (a device exists for the target, or for its
     // OpenCL twin under verify_cuda_on_opencl).
     bool runs_programs() const { return !run_device_.empty(); }
@@ -58,26 +52,16 @@ public:
     // ...), or "" with the reason in no_device_reason().
     const std::string &run_device() const { return run_device_; }
     const std::string &no_device_reason() const { return no_device_reason_; }
-    const std::string &runner() const { return runner_; }
-    // The directory holding the reference's inputs (inputs.json and raw files).
-    std::string reference_inputs_dir() const;
 
 private:
-    using PipelineOf = std::function<Halide::Pipeline(size_t)>;
-    std::vector<MeasureResult> measure_with(size_t count, const PipelineOf &pipeline_of);
-    // The body of candidate `index`'s sandboxed child: build, check, run, compare, report.
-    [[noreturn]] void candidate_child(const PipelineOf &pipeline_of, size_t index, int control_fd) const;
+    // Build, check (ptxas for CUDA), run on the device, compare, report.
+    void build_and_run(const Halide::Pipeline &pipeline, const std::string &dir, int control_fd) const override;
     void probe_devices();
 
-    const PipelineDAG &dag_;
-    MeasureOptions options_;  // the GPU target
     GpuMeasureSettings settings_;
-    std::string work_dir_;
-    std::string runner_;
     Halide::Target run_target_;  // what candidates are run as: the target, or its OpenCL twin
     std::string run_device_, no_device_reason_;
     std::vector<std::string> runner_env_;
-    std::unique_ptr<ForkMeasurer> reference_;  // on the CPU part; its reference only
 };
 
 // CUDA schedules proven correct without a GPU: each State (or hand-scheduled
