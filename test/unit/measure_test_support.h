@@ -3,10 +3,13 @@
 // measure on, measurement options for correctness (one timed run), and the
 // check that every program computes what the reference computes.
 #include "measure/measurer.h"
+#include "measure/subprocess.h"
 #include "state/state.h"
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace ansor_test {
@@ -37,6 +40,20 @@ inline void expect_all_correct(const ansor::PipelineDAG &dag, const std::vector<
         CAPTURE(programs[i].source());
         CHECK_MESSAGE(results[i].ok, results[i].error);
     }
+}
+
+// For a test case that must run in a fresh process (its heap as a new
+// process has it, not after the earlier cases): in the test process, runs
+// `test_case` alone in a fresh copy of this binary with `env` set, checks
+// that it passed, and returns false; in that copy, returns true.
+inline bool in_fresh_copy_of_this_test(const char *test_case, const char *env) {
+    if (std::getenv(env)) return true;
+    const ansor::ProcessResult child = ansor::run_process({"/proc/self/exe", std::string("--test-case=") + test_case},
+                                                          {std::string(env) + "=1"});
+    INFO(child.output);
+    CHECK(child.exit_code == 0);
+    CHECK(child.output.find("test cases: 1 | 1 passed") != std::string::npos);  // the filter found the case
+    return false;
 }
 
 }  // namespace ansor_test

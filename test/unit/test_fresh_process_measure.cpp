@@ -3,7 +3,6 @@
 #include "measure/fresh_process_measurer.h"
 #include "measure/runner_files.h"
 #include "measure/runner_program.h"
-#include "measure/subprocess.h"
 #include "model/random_cost_model.h"
 #include "search/tuner.h"
 #include "sketch/sketch_generator.h"
@@ -136,14 +135,7 @@ constexpr const char *kRunnerHeapEnv = "ANSOR_TEST_RUNNER_HEAP";
 // raise glibc's mmap threshold past 16 MiB, and the pipeline's own 16 MiB
 // buffers would come from the heap, without the page faults RunGen's pay.
 TEST_CASE(kRunnerHeapTest) {
-    if (!std::getenv(kRunnerHeapEnv)) {
-        const ProcessResult child = run_process({"/proc/self/exe", std::string("--test-case=") + kRunnerHeapTest},
-                                                {std::string(kRunnerHeapEnv) + "=1"});
-        INFO(child.output);
-        CHECK(child.exit_code == 0);
-        CHECK(child.output.find("test cases: 1 | 1 passed") != std::string::npos);
-        return;
-    }
+    if (!ansor_test::in_fresh_copy_of_this_test(kRunnerHeapTest, kRunnerHeapEnv)) return;
     // Nothing over 128 KiB is freed before the last check: freeing a mapped
     // block is what raises the threshold.
     const size_t bytes = 16 << 20;

@@ -5,7 +5,7 @@
 #include "measure/fresh_process_heap.h"
 #include "measure/measurer.h"
 #include "measure/run_timing.h"
-#include "measure/subprocess.h"
+#include "measure_test_support.h"
 
 #include <doctest/doctest.h>
 #include <halide_benchmark.h>
@@ -123,14 +123,7 @@ constexpr const char *kFreshHeapEnv = "ANSOR_TEST_FRESH_HEAP";
 // earlier test cases freed may lie in the heap already and serve a large
 // allocation without a mapping, whatever the threshold.
 TEST_CASE(kFreshHeapTest) {
-    if (!std::getenv(kFreshHeapEnv)) {
-        const ProcessResult child = run_process({"/proc/self/exe", std::string("--test-case=") + kFreshHeapTest},
-                                                {std::string(kFreshHeapEnv) + "=1"});
-        INFO(child.output);
-        CHECK(child.exit_code == 0);
-        CHECK(child.output.find("test cases: 1 | 1 passed") != std::string::npos);  // the filter found the case
-        return;
-    }
+    if (!ansor_test::in_fresh_copy_of_this_test(kFreshHeapTest, kFreshHeapEnv)) return;
     // 16 MiB: a float image of 2048 x 2048 computed at root.
     const size_t bytes = 16 << 20;
     auto mapped_while_held = [&] {
