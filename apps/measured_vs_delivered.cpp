@@ -147,7 +147,9 @@ std::string generator_binary(const std::string &generator) {
 std::string build_with_rungen(const Args &a, const Case &c, const std::string &log) {
     std::string out = a.dir + "/" + c.name();
     std::filesystem::create_directories(out);
-    std::string gen = quote(generator_binary(c.generator)) + " -g " + c.generator + " -o " + quote(out) +
+    // -t 0: no time limit. GenGen stops a generator after 15 minutes by
+    // default, and tuning camera_pipe for 236 trials takes longer.
+    std::string gen = quote(generator_binary(c.generator)) + " -g " + c.generator + " -o " + quote(out) + " -t 0" +
                       " -e static_library,h,registration target=" + kTarget + " -p " + quote(a.plugin) +
                       " -s Ansor auto_schedule=true " + kMachineParams;
     for (const auto &[k, v] : c.params) gen += " " + k + "=" + v;

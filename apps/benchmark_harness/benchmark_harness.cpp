@@ -62,7 +62,8 @@ void estimate_seconds(const HarnessOptions &o, double &typical, double &bound) {
                 t = o.ansor_log.empty() ? 20 + 6.0 * o.trials : 15;
                 b = o.ansor_log.empty() ? o.ansor_limit() : 15;
             }
-            const double timing = o.rounds * (o.samples * 0.05 + 0.2);
+            // A fresh-process sample: the runner's start, its inputs and 0.1-0.4 s of sampling.
+            const double timing = o.rounds * (o.samples * (o.timing == "fresh-process" ? 0.5 : 0.05) + 0.2);
             typical += t + timing;
             bound += b + timing;
         }
@@ -133,6 +134,9 @@ int main(int argc, char **argv) {
     else std::printf("  Ansor: the best record of %s (no tuning)\n", o.ansor_log.c_str());
     std::printf("  timing: median of %d interleaved rounds x %d samples; outputs checked against root (tolerance %g)\n",
                 o.rounds, o.samples, o.tolerance);
+    std::printf("  Halide variants: %s\n", o.timing == "fresh-process"
+                                               ? "each sample a fresh process running the program built ahead of time"
+                                               : "timed in their JIT worker (--timing in-worker)");
     if (peak.gflops > 0) {
         std::printf("  machine peak: %.1f GFLOP/s (fp32 FMA kernel, %d-lane vectors, %d threads)\n", peak.gflops,
                     peak.vector_lanes, peak.threads);

@@ -221,6 +221,8 @@ CaseRun run_case(const BenchCase &c, const CaseContext &ctx) {
             spec.variant = name;
             spec.target = target;
             spec.threads = o.threads;
+            spec.fresh_process_timing = o.timing == "fresh-process";
+            spec.work_dir = work + "/built-" + name;
             if (is_autoscheduler_variant(name)) {
                 spec.schedule_file = o.out_dir + "/schedules/" + c.file_stem() + "." + name + ".schedule.h";
                 limit = name == "Ansor" ? o.ansor_limit() : o.time_limit_s;

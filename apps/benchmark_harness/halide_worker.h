@@ -3,10 +3,12 @@
 // worker_process.h): builds the case's pipeline, schedules it — every Func
 // at root (the reference), the app's hand-written schedule, or an
 // autoscheduler loaded as a plugin — JIT-compiles it, runs it once on the
-// inputs every variant shares, and then serves the harness's requests
-// (worker_protocol.h): timing samples, dumping its outputs and inputs (the
-// reference does, for the checks and the vendor libraries), and checking its
-// outputs against a dump.
+// inputs every variant shares, also builds it ahead of time for timing in
+// fresh processes (fresh_process_timer.h), and then serves the harness's
+// requests (worker_protocol.h): timing samples, dumping its outputs and
+// inputs (the reference does, for the checks and the vendor libraries), and
+// checking its outputs (the JIT copy's and the built program's) against a
+// dump.
 #include "bench_case.h"
 
 #include <Halide.h>
@@ -27,6 +29,10 @@ struct HalideVariantSpec {
     std::string ansor_search;
     std::string schedule_file;  // autoschedulers: where their schedule source is saved
     std::string curve_file;     // Ansor: where the tuning curve rows go (trial,ok,ms,best_ms)
+    // Time in a fresh process per sample (fresh_process_timer.h), building
+    // the program there in `work_dir`; else time the JIT copy in this worker.
+    bool fresh_process_timing = true;
+    std::string work_dir;
 };
 
 // The child's whole life; returns its exit status.

@@ -15,7 +15,8 @@ const char *const kUsage =
     "usage: ansor_benchmark_harness [--quick] [--apps all|none|NAME[:SIZE=V...],...] [--ops all|none|OP[:i|:small],...]\n"
     "           [--variants root,expert,Mullapudi2016,Li2018,Adams2019,Ansor,oneDNN,OpenBLAS,Eigen]\n"
     "           [--trials N | --log TUNING_LOG] [--search random|model|evolution]\n"
-    "           [--time-limit S] [--ansor-time-limit S] [--rounds R] [--samples S] [--threads N] [--tolerance T]\n"
+    "           [--time-limit S] [--ansor-time-limit S] [--rounds R] [--samples S] [--timing fresh-process|in-worker]\n"
+    "           [--threads N] [--tolerance T]\n"
     "           [--out DIR] [--resume] [--no-plot]\n"
     "           [--ansor libansor.so] [--halide-plugins DIR] [--vendor-bin DIR] [--target T]\n"
     "\n"
@@ -31,6 +32,9 @@ const char *const kUsage =
     "                  over it the variant shows as TIMEOUT\n"
     "  --ansor-time-limit S   the same for Ansor (120 + 20 per trial)\n"
     "  --rounds R --samples S timing: R interleaved rounds of S samples per variant, median of all (5, 5)\n"
+    "  --timing W      how a Halide variant's sample is taken: fresh-process (default: the variant built ahead\n"
+    "                  of time and run by ansor_gpu_runner in a process of its own, RunGen's best sample per\n"
+    "                  run) or in-worker (the JIT copy in its worker, the mean of 10 ms of runs)\n"
     "  --out DIR       results.csv, tuning_curves.csv, results.png, tuning_curves.png, schedules/,\n"
     "                  ansor_logs/ (default harness_results)\n"
     "  --resume        add to DIR/results.csv, skipping the cases it already holds\n";
@@ -107,6 +111,10 @@ HarnessOptions parse_harness_options(int argc, char **argv) {
         else if (flag == "--rounds") o.rounds = parse_int(flag, value, 1);
         else if (flag == "--samples") o.samples = parse_int(flag, value, 1);
         else if (flag == "--threads") o.threads = parse_int(flag, value, 1);
+        else if (flag == "--timing") {
+            if (value != "fresh-process" && value != "in-worker") usage("--timing: fresh-process or in-worker, not \"" + value + "\"");
+            o.timing = value;
+        }
         else if (flag == "--tolerance") o.tolerance = parse_double(flag, value, 0);
         else if (flag == "--out") o.out_dir = value;
         else if (flag == "--ansor") o.ansor_plugin = value;

@@ -25,6 +25,10 @@ struct HarnessOptions {
     double time_limit_s = 1200;     // per peer autoscheduler (schedule + compile)
     double ansor_time_limit_s = 0;  // 0: 120 s + 20 s per trial
     int rounds = 5, samples = 5;    // timing: rounds x samples per round, median over all
+    // Halide variants: "fresh-process" (each sample a process of its own that
+    // runs the variant built ahead of time, as RunGen does) or "in-worker"
+    // (the JIT copy in the variant's forked worker).
+    std::string timing = "fresh-process";
     int threads = 2;
     double tolerance = 1e-3;
     std::string out_dir = "harness_results";

@@ -35,6 +35,8 @@ public:
     // The buffer inputs bound (once compiled: over what this schedule reads), in dag.inputs() order.
     const std::vector<Halide::Buffer<>> &inputs() const { return inputs_; }
     size_t output_bytes() const;
+    // The pipeline this runner compiles and runs (a deep copy for the reference).
+    const Halide::Pipeline &pipeline() const { return pipeline_; }
 
 private:
     void make_outputs(const std::vector<Halide::Internal::Function> &outputs);

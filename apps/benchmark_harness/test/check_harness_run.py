@@ -79,6 +79,8 @@ def main(harness, vendor_bin, work):
         fail(f"Ansor's tuned_ms {ansor_row['tuned_ms']}, the log's best is {tuned}", text)
     if any(r["tuned_ms"] for r in rows if r["variant"] != "Ansor"):
         fail("a variant other than Ansor has a tuned_ms", text)
+    if "each sample a fresh process" not in text:
+        fail("the run does not say its Halide variants are timed in fresh processes", text)
     if "the tuner measured" not in text or "within 10%:" not in text or "RunGen's statistic" not in text:
         fail("the tuner's time against the delivered median is not printed", text)
     for f in ["schedules/gmm_small.Mullapudi2016.schedule.h", "schedules/gmm_small.Ansor.schedule.h",
@@ -99,6 +101,9 @@ def main(harness, vendor_bin, work):
     text = run([harness, "--ops", "gmm,nosuchop", "--out", os.path.join(work, "bad")], expect_rc=2)
     if "nosuchop" not in text:
         fail("an unknown operator is not named in the error", text)
+    text = run([harness, "--ops", "gmm", "--timing", "jit", "--out", os.path.join(work, "bad")], expect_rc=2)
+    if "--timing" not in text or "jit" not in text:
+        fail("an unknown --timing is not named in the error", text)
     print("harness end to end: ok")
 
 
