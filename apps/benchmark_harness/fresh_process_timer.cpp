@@ -1,6 +1,5 @@
 #include "fresh_process_timer.h"
 
-#include "measure/fresh_process_measurer.h"
 #include "measure/gpu_runner_location.h"
 #include "measure/reference_inputs.h"
 #include "measure/runner_files.h"
@@ -25,8 +24,6 @@ double now_s() {
 
 }  // namespace
 
-std::string fresh_process_timing_obstacle(const ansor::PipelineDAG &dag) { return ansor::fresh_process_obstacle(dag); }
-
 FreshProcessTimer::FreshProcessTimer(const Halide::Pipeline &pipeline, const Halide::Target &target,
                                      const std::string &dir, int threads)
     : dir_(dir), threads_(threads) {
@@ -40,20 +37,23 @@ void FreshProcessTimer::write_inputs(const ansor::PipelineDAG &dag, const std::v
     ansor::write_reference_inputs(dir_, dag, inputs);
 }
 
-std::vector<std::string> FreshProcessTimer::runner_argv() const {
-    return {runner_, program_.shared_object, program_.function, "--inputs", dir_ + "/" + ansor::kReferenceInputsFile};
+nlohmann::json FreshProcessTimer::run_runner(const std::vector<std::string> &options) const {
+    std::vector<std::string> argv = {runner_, program_.shared_object, program_.function, "--inputs",
+                                     dir_ + "/" + ansor::kReferenceInputsFile};
+    argv.insert(argv.end(), options.begin(), options.end());
+    const ansor::ProcessResult r = ansor::run_process(argv, {"HL_NUM_THREADS=" + std::to_string(threads_)});
+    const nlohmann::json result = ansor::last_json_line(r.output);
+    if (r.exit_code != 0 || !result.is_object()) {
+        throw std::runtime_error(std::string(ansor::kGpuRunnerName) + " failed (" + r.describe() +
+                                 "): " + ansor::output_tail(r.output));
+    }
+    return result;
 }
 
 std::vector<Halide::Buffer<>> FreshProcessTimer::run_for_outputs() {
     const std::string out_dir = dir_ + "/outputs";
     std::filesystem::create_directories(out_dir);
-    std::vector<std::string> argv = runner_argv();
-    argv.insert(argv.end(), {"--outputs-dir", out_dir, "--runs", "1"});
-    const ansor::ProcessResult r = ansor::run_process(argv, {"HL_NUM_THREADS=" + std::to_string(threads_)});
-    if (r.exit_code != 0 || ansor::last_json_line(r.output).is_null()) {
-        throw std::runtime_error(std::string(ansor::kGpuRunnerName) + " failed (" + r.describe() +
-                                 "): " + ansor::output_tail(r.output));
-    }
+    run_runner({"--outputs-dir", out_dir, "--runs", "1"});
     std::vector<Halide::Buffer<>> outputs;
     for (const ansor::RunnerBuffer &b : ansor::read_runner_outputs(out_dir + "/outputs.json")) {
         outputs.push_back(ansor::read_runner_buffer(b));
@@ -62,16 +62,12 @@ std::vector<Halide::Buffer<>> FreshProcessTimer::run_for_outputs() {
 }
 
 std::vector<double> FreshProcessTimer::samples_ms(int count, double budget_s) {
-    std::vector<std::string> argv = runner_argv();
-    argv.insert(argv.end(), {"--runs", "1", "--sample-seconds", std::to_string(kRunnerSampleSeconds)});
     std::vector<double> out;
     const double begin = now_s();
     for (int i = 0; i < count && (i == 0 || now_s() - begin < budget_s); i++) {
-        const ansor::ProcessResult r = ansor::run_process(argv, {"HL_NUM_THREADS=" + std::to_string(threads_)});
-        const nlohmann::json result = ansor::last_json_line(r.output);
-        if (r.exit_code != 0 || result.is_null() || !result.contains("min_ms")) {
-            throw std::runtime_error(std::string(ansor::kGpuRunnerName) + " failed (" + r.describe() +
-                                     "): " + ansor::output_tail(r.output));
+        const nlohmann::json result = run_runner({"--runs", "1", "--sample-seconds", std::to_string(kRunnerSampleSeconds)});
+        if (!result.contains("min_ms")) {
+            throw std::runtime_error(std::string(ansor::kGpuRunnerName) + " gave no time: " + result.dump());
         }
         out.push_back(result["min_ms"].get<double>());
     }

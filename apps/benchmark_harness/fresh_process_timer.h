@@ -6,15 +6,16 @@
 //
 // Why not the worker's JIT copy: the worker is forked from the harness, and
 // where a program's buffers land in the heap it inherits decides how many
-// pages each run faults in; timed in the worker, stencil_chain's expert and
-// Ansor programs ran at 8.41 ms, in a process of their own at 5.68 ms
-// (docs/results.md, "Timing"). The tuner times its candidates this way too
-// (fresh_process_measurer.h), so the harness's time of Ansor's program is
-// the tuner's and RunGen's.
+// pages each run faults in; timed in the worker, stencil_chain's chosen
+// program read 8.41 ms against 4.68 ms under RunGen (docs/design.md,
+// "Measurement"). The tuner times its candidates this way too
+// (fresh_process_measurer.h), so the harness and the tuner time Ansor's
+// program the same way.
 #include "dag/pipeline_dag.h"
 #include "measure/runner_program.h"
 
 #include <Halide.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -37,15 +38,13 @@ public:
     std::vector<double> samples_ms(int count, double budget_s);
 
 private:
-    std::vector<std::string> runner_argv() const;
+    // Runs the built program on the inputs with `options` added; the
+    // runner's JSON result, or a runtime_error with its output.
+    nlohmann::json run_runner(const std::vector<std::string> &options) const;
     std::string dir_;
     int threads_;
     ansor::RunnerProgram program_;
     std::string runner_;
 };
-
-// Why `dag`'s variants cannot run in a process of their own, or ""
-// (ansor::fresh_process_obstacle: an extern stage).
-std::string fresh_process_timing_obstacle(const ansor::PipelineDAG &dag);
 
 }  // namespace ansor_harness

@@ -2,6 +2,7 @@
 
 #include "dag/pipeline_dag.h"
 #include "fresh_process_timer.h"
+#include "measure/fresh_process_measurer.h"
 #include "measure/output_check.h"
 #include "measure/pipeline_runner.h"
 #include "records/pipeline_key.h"
@@ -208,7 +209,7 @@ int run_halide_worker(const HalideVariantSpec &spec) {
         runner->warm_up();  // the heap as a fresh process's after a first run, whatever ran before here
         compile_s = now_s() - t0;  // the JIT's, as for every variant; the build for timing is not counted
         if (spec.fresh_process_timing) {
-            const std::string obstacle = fresh_process_timing_obstacle(*dag);
+            const std::string obstacle = ansor::fresh_process_obstacle(*dag);
             if (obstacle.empty()) {
                 fresh = std::make_unique<FreshProcessTimer>(runner->pipeline(), spec.target, spec.work_dir, spec.threads);
                 fresh->write_inputs(*dag, runner->inputs());
