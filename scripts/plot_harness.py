@@ -11,7 +11,8 @@ foot of their slot.
 tuning_curves.png: per case where Ansor was tuned (or read from a log), the
 best time Ansor had found after each trial (its own measurement: min of its
 repeats), each trial's time as dots, and the harness's median of every other
-correct variant as dashed lines for reference.
+correct variant as dashed lines for reference. With Ansor-cold in the run,
+each case shows both searches: with the shipped model and cold.
 
 Needs Debian's python3-matplotlib.
 """
@@ -24,7 +25,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-ORDER = ["root", "expert", "Mullapudi2016", "Li2018", "Adams2019", "Ansor", "oneDNN", "OpenBLAS", "Eigen"]
+ORDER = ["root", "expert", "Mullapudi2016", "Li2018", "Adams2019", "Ansor", "Ansor-cold", "oneDNN", "OpenBLAS", "Eigen"]
 
 
 def number(s):
@@ -102,22 +103,32 @@ def plot_curves(src, dst, by_case):
     fig, axes = plt.subplots(nrows, cols, figsize=(5 * cols, 3.6 * nrows), squeeze=False)
     for k, (case, pts) in enumerate(curves.items()):
         ax = axes[k // cols][k % cols]
-        trials = [int(p["trial"]) for p in pts]
-        best = [number(p["best_ms"]) for p in pts]
-        each = [(int(p["trial"]), number(p["ms"])) for p in pts if number(p["ms"]) is not None]
-        if each:
-            ax.scatter([t for t, _ in each], [m for _, m in each], s=6, alpha=0.35, label="trial")
-        ax.step(trials, [b if b is not None else float("nan") for b in best], where="post", label="Ansor best so far")
+        sources = []
+        for p in pts:
+            if p["source"] not in sources:
+                sources.append(p["source"])
+        for source in sources:
+            mine = [p for p in pts if p["source"] == source]
+            label = "Ansor-cold" if source.endswith("-cold") else "Ansor"
+            trials = [int(p["trial"]) for p in mine]
+            best = [number(p["best_ms"]) for p in mine]
+            each = [(int(p["trial"]), number(p["ms"])) for p in mine if number(p["ms"]) is not None]
+            line = ax.step(trials, [b if b is not None else float("nan") for b in best], where="post",
+                           label=f"{label} best so far")[0]
+            if each:
+                ax.scatter([t for t, _ in each], [m for _, m in each], s=6, alpha=0.3, color=line.get_color(),
+                           label=f"{label} trial")
         others = by_case.get(case, {})
-        for variant in ORDER:
+        for i, variant in enumerate(ORDER):
             r = others.get(variant)
-            if variant == "Ansor" or r is None or r["status"] != "ok":
+            if variant.startswith("Ansor") or r is None or r["status"] != "ok":
                 continue
             ms = number(r["median_ms"])
             if ms is not None and variant != "root":
-                ax.axhline(ms, linestyle="--", linewidth=0.9, label=variant)
+                # Colours after the two Ansor curves', one per variant.
+                ax.axhline(ms, linestyle="--", linewidth=0.9, color=f"C{2 + i}", label=variant)
         ax.set_yscale("log")
-        ax.set_title(f"{case} ({pts[0]['source']})", fontsize=10)
+        ax.set_title(f"{case} ({', '.join(sources)})", fontsize=10)
         ax.set_xlabel("trial")
         ax.set_ylabel("ms (log)")
         ax.legend(fontsize=7)

@@ -42,7 +42,8 @@ std::string executable_dir() {
     return ec ? std::string(".") : self.parent_path().string();
 }
 
-std::string plugin_file(const HarnessOptions &o, const std::string &scheduler) {
+std::string plugin_file(const HarnessOptions &o, const std::string &variant) {
+    const std::string scheduler = scheduler_of(variant);
     if (scheduler == "Ansor") return o.ansor_plugin;
     std::string lower;
     for (char c : scheduler) lower += (char)std::tolower((unsigned char)c);
@@ -58,7 +59,7 @@ void estimate_seconds(const HarnessOptions &o, double &typical, double &bound) {
             double t = 10, b = 10;  // root, expert, vendor libraries: build, compile, check
             if (v == "Mullapudi2016" || v == "Li2018") t = 20, b = o.time_limit_s;
             if (v == "Adams2019") t = std::min(o.time_limit_s, 300.0), b = o.time_limit_s;
-            if (v == "Ansor") {
+            if (is_ansor_variant(v)) {
                 t = o.ansor_log.empty() ? 20 + 6.0 * o.trials : 15;
                 b = o.ansor_log.empty() ? o.ansor_limit() : 15;
             }
@@ -156,7 +157,9 @@ int main(int argc, char **argv) {
         CaseRun run = run_case(c, ctx);
         print_case(run.result, peak.gflops, stdout);
         csv->append(run.result);
-        for (const auto &row : run.curve_rows) curves << "\"" << c.name << "\"," << run.curve_source << "," << row << "\n";
+        for (const TuningCurve &curve : run.curves) {
+            for (const auto &row : curve.rows) curves << "\"" << c.name << "\"," << curve.source << "," << row << "\n";
+        }
         curves.flush();
     }
 

@@ -213,6 +213,7 @@ CaseRun run_case(const BenchCase &c, const CaseContext &ctx) {
         const std::string label = c.name + "/" + name;
         std::unique_ptr<WorkerProcess> w;
         double limit = kSetupLimitS;
+        std::string curve_source, curve_file;  // Ansor variants: their tuning curve
         if (is_vendor_variant(name)) {
             w = WorkerProcess::spawn(label, vendor_argv(c, o, name, work), vendor_env(o, name));
         } else {
@@ -225,27 +226,30 @@ CaseRun run_case(const BenchCase &c, const CaseContext &ctx) {
             spec.work_dir = work + "/built-" + name;
             if (is_autoscheduler_variant(name)) {
                 spec.schedule_file = o.out_dir + "/schedules/" + c.file_stem() + "." + name + ".schedule.h";
-                limit = name == "Ansor" ? o.ansor_limit() : o.time_limit_s;
+                limit = is_ansor_variant(name) ? o.ansor_limit() : o.time_limit_s;
             }
-            if (name == "Ansor") {
+            if (is_ansor_variant(name)) {
                 spec.ansor_search = o.search;
-                spec.curve_file = work + "/ansor_curve.csv";
+                spec.ansor_cold = name == "Ansor-cold";
+                spec.curve_file = work + "/" + name + "_curve.csv";
                 if (o.ansor_log.empty() && o.trials == 0) {
                     // Zero-shot: no log, so the plugin applies the cost model's choice.
                     spec.ansor_trials = 0;
-                    run.curve_source = "zero-shot";
+                    curve_source = "zero-shot";
                 } else if (o.ansor_log.empty()) {
                     spec.ansor_trials = o.trials;
-                    spec.ansor_log = o.out_dir + "/ansor_logs/" + c.file_stem() + ".jsonl";
+                    spec.ansor_log = o.out_dir + "/ansor_logs/" + c.file_stem() + (spec.ansor_cold ? ".cold" : "") + ".jsonl";
                     // A rerun (--resume after an interruption) starts from a clean
                     // log, so the budget means the same for every case.
                     fs::remove(spec.ansor_log);
-                    run.curve_source = "tuned";
+                    curve_source = "tuned";
                 } else {
                     spec.ansor_trials = 0;
                     spec.ansor_log = o.ansor_log;
-                    run.curve_source = "log";
+                    curve_source = "log";
                 }
+                if (spec.ansor_cold) curve_source += "-cold";
+                curve_file = spec.curve_file;
             }
             w = WorkerProcess::fork_function(label, [spec] { return run_halide_worker(spec); });
         }
@@ -288,17 +292,19 @@ CaseRun run_case(const BenchCase &c, const CaseContext &ctx) {
             v.error = std::atof(r.text.c_str() + 6);
             v.status = "ok";
         }
-        if (name == "Ansor") {
-            std::ifstream curve(work + "/ansor_curve.csv");
+        if (!curve_file.empty()) {
+            TuningCurve tuning{curve_source, {}};
+            std::ifstream curve(curve_file);
             std::string line;
-            while (std::getline(curve, line)) run.curve_rows.push_back(line);
+            while (std::getline(curve, line)) tuning.rows.push_back(line);
             // The last row's best is the fastest record of the pipeline on this
             // target: the program the plugin applied (inf when none ran).
-            if (!run.curve_rows.empty()) {
-                const std::string &last = run.curve_rows.back();
+            if (!tuning.rows.empty()) {
+                const std::string &last = tuning.rows.back();
                 const double best = std::atof(last.substr(last.rfind(',') + 1).c_str());
                 if (std::isfinite(best) && best > 0) v.tuned_ms = best;
             }
+            run.curves.push_back(std::move(tuning));
         }
         if (v.ok()) running.push_back({index, std::move(w), {}});
     }

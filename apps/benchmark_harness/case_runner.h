@@ -18,12 +18,17 @@ struct CaseContext {
     std::map<std::string, std::string> plugin_errors;
 };
 
+// An Ansor variant's tuning curve for a case: "trial,ok,ms,best_ms" rows, and
+// where they came from ("tuned", "zero-shot" or "log"; "-cold" appended for
+// Ansor-cold).
+struct TuningCurve {
+    std::string source;
+    std::vector<std::string> rows;
+};
+
 struct CaseRun {
     CaseResult result;
-    // Ansor's tuning curve for the case: "trial,ok,ms,best_ms" rows, and
-    // where they came from ("tuned" or "log").
-    std::vector<std::string> curve_rows;
-    std::string curve_source;
+    std::vector<TuningCurve> curves;  // one per Ansor variant that ran
 };
 
 CaseRun run_case(const BenchCase &c, const CaseContext &ctx);

@@ -2,6 +2,7 @@
 
 #include "dag/pipeline_dag.h"
 #include "fresh_process_timer.h"
+#include "harness_options.h"
 #include "measure/fresh_process_measurer.h"
 #include "measure/output_check.h"
 #include "measure/pipeline_runner.h"
@@ -176,11 +177,13 @@ int run_halide_worker(const HalideVariantSpec &spec) {
     std::string info;
     double schedule_s = 0, compile_s = 0;
     try {
-        if (spec.variant == "Ansor") {
+        const bool ansor = is_ansor_variant(spec.variant);
+        if (ansor) {
             // Options reach the plugin only through the environment.
             setenv("HL_ANSOR_TRIALS", std::to_string(spec.ansor_trials).c_str(), 1);
             if (!spec.ansor_log.empty()) setenv("HL_ANSOR_LOG", spec.ansor_log.c_str(), 1);
             if (!spec.ansor_search.empty()) setenv("HL_ANSOR_SEARCH", spec.ansor_search.c_str(), 1);
+            if (spec.ansor_cold) setenv("HL_ANSOR_MODEL", "none", 1);
         }
         built = build_case_pipeline(c, spec.variant == "expert", spec.target);
         // Analyse before scheduling: the DAG reads only the algorithm and estimates.
@@ -188,20 +191,21 @@ int run_halide_worker(const HalideVariantSpec &spec) {
         const Halide::Target jit_target = ansor::measurement_target(spec.target);
         // The key of the unscheduled algorithm: scheduling can add Funcs
         // (cache writes, wrappers) to the very Functions the DAG holds.
-        const std::string key = spec.variant == "Ansor" ? ansor::make_pipeline_key(*dag).hash : "";
+        const std::string key = ansor ? ansor::make_pipeline_key(*dag).hash : "";
         double t0 = now_s();
         if (spec.variant == "root") {
             runner = std::make_unique<ansor::PipelineRunner>(*dag, nullptr, jit_target);
         } else {
             if (spec.variant != "expert") {
                 Halide::MachineParams machine(spec.threads, 32 * 1024 * 1024, 40);
-                std::string source = built.pipeline.auto_schedule(spec.variant, spec.target, machine).schedule_source;
+                std::string source =
+                    built.pipeline.auto_schedule(scheduler_of(spec.variant), spec.target, machine).schedule_source;
                 if (!spec.schedule_file.empty()) std::ofstream(spec.schedule_file) << source;
             }
             runner = std::make_unique<ansor::PipelineRunner>(*dag, built.pipeline, jit_target);
         }
         schedule_s = now_s() - t0;
-        if (spec.variant == "Ansor" && !spec.ansor_log.empty() && !spec.curve_file.empty()) {
+        if (ansor && !spec.ansor_log.empty() && !spec.curve_file.empty()) {
             write_curve(key, spec.target, spec.ansor_log, spec.curve_file);
         }
         t0 = now_s();

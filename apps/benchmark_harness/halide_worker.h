@@ -19,14 +19,16 @@ namespace ansor_harness {
 
 struct HalideVariantSpec {
     const BenchCase *bench_case = nullptr;
-    std::string variant;  // "root", "expert", or a loaded autoscheduler's name
+    std::string variant;  // "root", "expert", or an autoscheduler variant (harness_options.h)
     Halide::Target target;
     int threads = 2;
     // Ansor: the environment the plugin reads (HL_ANSOR_TRIALS, HL_ANSOR_LOG,
-    // HL_ANSOR_SEARCH); an empty search leaves the plugin's default.
+    // HL_ANSOR_SEARCH, HL_ANSOR_MODEL); an empty search leaves the plugin's
+    // default; cold: no shipped model (HL_ANSOR_MODEL=none).
     int ansor_trials = 0;
     std::string ansor_log;
     std::string ansor_search;
+    bool ansor_cold = false;
     std::string schedule_file;  // autoschedulers: where their schedule source is saved
     std::string curve_file;     // Ansor: where the tuning curve rows go (trial,ok,ms,best_ms)
     // Time in a fresh process per sample (fresh_process_timer.h), building

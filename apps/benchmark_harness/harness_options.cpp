@@ -13,7 +13,7 @@ namespace {
 
 const char *const kUsage =
     "usage: ansor_benchmark_harness [--quick] [--apps all|none|NAME[:SIZE=V...],...] [--ops all|none|OP[:i|:small],...]\n"
-    "           [--variants root,expert,Mullapudi2016,Li2018,Adams2019,Ansor,oneDNN,OpenBLAS,Eigen]\n"
+    "           [--variants root,expert,Mullapudi2016,Li2018,Adams2019,Ansor,Ansor-cold,oneDNN,OpenBLAS,Eigen]\n"
     "           [--trials N | --log TUNING_LOG] [--search random|model|evolution]\n"
     "           [--time-limit S] [--ansor-time-limit S] [--rounds R] [--samples S] [--timing fresh-process|in-worker]\n"
     "           [--threads N] [--tolerance T]\n"
@@ -23,9 +23,11 @@ const char *const kUsage =
     "  --quick         a run that fits in 10 minutes: gmm and c2d at shape 0 and the unsharp_mask app, Ansor 8\n"
     "                  trials, peers limited to 60 s each, 3 rounds x 3 samples (options given explicitly win)\n"
     "  --apps, --ops   the cases (default: every app and every operator at shape 0)\n"
-    "  --variants      which variants to build (default: all; expert exists for apps only, the vendor\n"
-    "                  libraries for matrix products and 2-D convolutions only)\n"
-    "  --trials N      Ansor's trial budget per case (200); its measurements go to DIR/ansor_logs/CASE.jsonl;\n"
+    "  --variants      which variants to build (default: all but Ansor-cold; expert exists for apps only, the\n"
+    "                  vendor libraries for matrix products and 2-D convolutions only); Ansor-cold is Ansor\n"
+    "                  without the shipped cost model (HL_ANSOR_MODEL=none), tuned in the same run\n"
+    "  --trials N      Ansor's trial budget per case (200); its measurements go to DIR/ansor_logs/CASE.jsonl\n"
+    "                  (Ansor-cold's to CASE.cold.jsonl);\n"
     "                  0: zero-shot, the shipped cost model's choice with nothing measured\n"
     "  --log FILE      no tuning: apply FILE's best record for each case (HL_ANSOR_TRIALS=0 HL_ANSOR_LOG=FILE)\n"
     "  --time-limit S  seconds one peer autoscheduler may take to schedule and compile a case (1200);\n"
@@ -71,15 +73,30 @@ int parse_int(const std::string &flag, const std::string &value, int lo) {
 }  // namespace
 
 const std::vector<std::string> &all_variants() {
-    static const std::vector<std::string> v = {"root",  "expert", "Mullapudi2016", "Li2018", "Adams2019",
-                                               "Ansor", "oneDNN", "OpenBLAS",      "Eigen"};
+    static const std::vector<std::string> v = {"root",       "expert", "Mullapudi2016", "Li2018", "Adams2019",
+                                               "Ansor",      "Ansor-cold", "oneDNN",     "OpenBLAS", "Eigen"};
     return v;
 }
+
+const std::vector<std::string> &default_variants() {
+    static const std::vector<std::string> v = [] {
+        std::vector<std::string> d;
+        for (const auto &k : all_variants()) {
+            if (k != "Ansor-cold") d.push_back(k);
+        }
+        return d;
+    }();
+    return v;
+}
+
+bool is_ansor_variant(const std::string &v) { return v == "Ansor" || v == "Ansor-cold"; }
+
+std::string scheduler_of(const std::string &variant) { return is_ansor_variant(variant) ? "Ansor" : variant; }
 
 bool is_vendor_variant(const std::string &v) { return v == "oneDNN" || v == "OpenBLAS" || v == "Eigen"; }
 
 bool is_autoscheduler_variant(const std::string &v) {
-    return v == "Mullapudi2016" || v == "Li2018" || v == "Adams2019" || v == "Ansor";
+    return v == "Mullapudi2016" || v == "Li2018" || v == "Adams2019" || is_ansor_variant(v);
 }
 
 HarnessOptions parse_harness_options(int argc, char **argv) {
@@ -158,7 +175,7 @@ HarnessOptions parse_harness_options(int argc, char **argv) {
     if (o.cases.empty()) usage("no cases: --apps none and --ops none");
 
     if (variants.empty()) {
-        o.variants = all_variants();
+        o.variants = default_variants();
     } else {
         std::set<std::string> wanted;
         for (const auto &v : split_commas(variants)) {

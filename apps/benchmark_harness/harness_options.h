@@ -12,8 +12,15 @@ namespace ansor_harness {
 
 // Every variant the harness knows, in table order.
 const std::vector<std::string> &all_variants();
+// The variants a run builds when --variants is not given: all but Ansor-cold.
+const std::vector<std::string> &default_variants();
 bool is_vendor_variant(const std::string &v);
-bool is_autoscheduler_variant(const std::string &v);  // Mullapudi2016, Li2018, Adams2019, Ansor
+bool is_autoscheduler_variant(const std::string &v);  // Mullapudi2016, Li2018, Adams2019, Ansor, Ansor-cold
+// Ansor, and Ansor-cold: the same plugin with HL_ANSOR_MODEL=none (no shipped
+// model: a random first round, then a model of the pipeline's own measurements).
+bool is_ansor_variant(const std::string &v);
+// The autoscheduler a variant runs under ("Ansor" for both Ansor variants).
+std::string scheduler_of(const std::string &variant);
 
 struct HarnessOptions {
     std::vector<BenchCase> cases;

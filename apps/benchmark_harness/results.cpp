@@ -1,5 +1,6 @@
 #include "results.h"
 
+#include "harness_options.h"
 #include "sample_timer.h"
 
 #include <algorithm>
@@ -122,16 +123,18 @@ void print_delivered_over_tuned(const std::vector<CaseResult> &cases, FILE *out)
     std::vector<Ratios> ratios;
     for (const CaseResult &r : cases) {
         for (const auto &v : r.variants) {
-            if (v.variant == "Ansor" && v.ok() && std::isfinite(v.tuned_ms) && v.tuned_ms > 0)
-                ratios.push_back({r.bench_case.name, v.median_ms / v.tuned_ms, v.rungen_ms / v.tuned_ms});
+            if (is_ansor_variant(v.variant) && v.ok() && std::isfinite(v.tuned_ms) && v.tuned_ms > 0) {
+                const std::string name = r.bench_case.name + (v.variant == "Ansor" ? "" : " (" + v.variant + ")");
+                ratios.push_back({name, v.median_ms / v.tuned_ms, v.rungen_ms / v.tuned_ms});
+            }
         }
     }
     if (ratios.empty()) return;
     std::fprintf(out, "\nAnsor's delivered time over the tuner's time for the same program (1.00: as measured):\n");
-    std::fprintf(out, "  %-26s %8s %8s\n", "case", "median", "RunGen");
+    std::fprintf(out, "  %-38s %8s %8s\n", "case", "median", "RunGen");
     int within_median = 0, within_rungen = 0;
     for (const Ratios &r : ratios) {
-        std::fprintf(out, "  %-26s %8.2f %8.2f\n", r.name.c_str(), r.median, r.rungen);
+        std::fprintf(out, "  %-38s %8.2f %8.2f\n", r.name.c_str(), r.median, r.rungen);
         within_median += std::abs(r.median - 1) <= 0.1;
         within_rungen += std::abs(r.rungen - 1) <= 0.1;
     }
@@ -146,14 +149,11 @@ void print_summary(const std::vector<CaseResult> &cases, const std::vector<std::
     std::fprintf(out, "%-26s", "case");
     for (const auto &v : variants) std::fprintf(out, " %13s", v.c_str());
     std::fprintf(out, "\n");
-    std::map<std::string, std::vector<double>> over_ansor;  // variant -> t_variant / t_Ansor
+    // Ansor variant -> variant -> t_variant / t_(Ansor variant)
+    std::map<std::string, std::map<std::string, std::vector<double>>> over_ansor;
     for (const CaseResult &r : cases) {
         std::fprintf(out, "%-26s", r.bench_case.name.c_str());
         const double best = r.best_ms();
-        const VariantResult *ansor = nullptr;
-        for (const auto &v : r.variants) {
-            if (v.variant == "Ansor" && v.ok()) ansor = &v;
-        }
         for (const auto &name : variants) {
             const VariantResult *v = nullptr;
             for (const auto &x : r.variants) {
@@ -170,21 +170,27 @@ void print_summary(const std::vector<CaseResult> &cases, const std::vector<std::
             char cell[32];
             std::snprintf(cell, sizeof(cell), "%.4f%s", v->median_ms, v->median_ms == best ? "*" : "");
             std::fprintf(out, " %13s", cell);
-            if (ansor && v != ansor) over_ansor[name].push_back(v->median_ms / ansor->median_ms);
+            for (const auto &a : r.variants) {
+                if (is_ansor_variant(a.variant) && a.ok() && &a != v)
+                    over_ansor[a.variant][name].push_back(v->median_ms / a.median_ms);
+            }
         }
         std::fprintf(out, "\n");
     }
     print_delivered_over_tuned(cases, out);
-    if (over_ansor.empty()) return;
-    std::fprintf(out, "\nGeomean of (time of variant / time of Ansor) over the cases where both ran correctly "
-                      "(> 1: Ansor faster):\n");
-    for (const auto &name : variants) {
-        auto it = over_ansor.find(name);
-        if (it == over_ansor.end()) continue;
-        int wins = 0;
-        for (double x : it->second) wins += x > 1;
-        std::fprintf(out, "  vs %-14s %6.2fx over %zu cases (Ansor faster in %d)\n", name.c_str(), geomean(it->second),
-                     it->second.size(), wins);
+    for (const auto &ansor : variants) {
+        auto of = over_ansor.find(ansor);
+        if (of == over_ansor.end()) continue;
+        std::fprintf(out, "\nGeomean of (time of variant / time of %s) over the cases where both ran correctly "
+                          "(> 1: %s faster):\n", ansor.c_str(), ansor.c_str());
+        for (const auto &name : variants) {
+            auto it = of->second.find(name);
+            if (it == of->second.end()) continue;
+            int wins = 0;
+            for (double x : it->second) wins += x > 1;
+            std::fprintf(out, "  vs %-14s %6.2fx over %zu cases (%s faster in %d)\n", name.c_str(),
+                         geomean(it->second), it->second.size(), ansor.c_str(), wins);
+        }
     }
     std::fflush(out);
 }
