@@ -1,14 +1,15 @@
 #!/usr/bin/python3
-"""Tuning curves of two harness runs of the same cases, one with the shipped
-cost model and one cold (HL_ANSOR_MODEL=none): Ansor's best measured time
-after each trial over a peer's time from the first run's results.csv
-(Adams2019 by default). Prints, per case, the trials each run took to reach
-the peer's time and the best each reached; draws one panel per case.
+"""Tuning curves with the shipped cost model and cold (HL_ANSOR_MODEL=none):
+Ansor's best measured time after each trial over a peer's time from the
+(first) run's results.csv (Adams2019 by default). Prints, per case, the
+trials each search took to reach the peer's time and the best each reached;
+draws one panel per case.
 
-    scripts/plot_model_curves.py SHIPPED_DIR COLD_DIR OUT.png [PEER]
+    scripts/plot_model_curves.py RUN_DIR OUT.png [PEER]                 one run with Ansor and Ansor-cold
+    scripts/plot_model_curves.py SHIPPED_DIR COLD_DIR OUT.png [PEER]    two runs, Ansor in each
     (Debian's /usr/bin/python3, python3-matplotlib)
 
-SHIPPED_DIR and COLD_DIR are ansor_benchmark_harness --out directories
+The directories are ansor_benchmark_harness --out directories
 (results.csv, tuning_curves.csv). The peer's time is the harness median;
 Ansor's curve is the tuner's own times, which agree with the harness's
 within the spread docs/results.md reports for the tuner against RunGen.
@@ -26,12 +27,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 from plot_tuning_curve import trials_to_reach  # noqa: E402  (the script's own folder)
 
 
-def best_curves(run_dir):
+def best_curves(run_dir, source):
     """case -> [best ms after trial 1, 2, ...] (inf before any success)."""
     out = defaultdict(list)
     with open(os.path.join(run_dir, "tuning_curves.csv")) as f:
         for r in csv.DictReader(f):
-            if r["source"] != "tuned":
+            if r["source"] != source:
                 continue
             best = float(r["best_ms"]) if r["best_ms"] not in ("", "nan", "inf") else math.inf
             out[r["case"]].append(best)
@@ -48,7 +49,8 @@ def peer_times(run_dir, peer):
 
 
 def main(shipped_dir, cold_dir, dst, peer="Adams2019"):
-    shipped, cold = best_curves(shipped_dir), best_curves(cold_dir)
+    shipped = best_curves(shipped_dir, "tuned")
+    cold = best_curves(cold_dir, "tuned-cold" if cold_dir == shipped_dir else "tuned")
     peers = peer_times(shipped_dir, peer)
     cases = [c for c in shipped if c in cold and c in peers]
     if not cases:
@@ -78,6 +80,10 @@ def main(shipped_dir, cold_dir, dst, peer="Adams2019"):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) not in (4, 5):
+    args = sys.argv[1:]
+    if len(args) in (2, 3) and args[1].endswith(".png"):
+        main(args[0], args[0], *args[1:])  # one run: Ansor-cold's curves beside Ansor's
+    elif len(args) in (3, 4):
+        main(*args)
+    else:
         sys.exit(__doc__)
-    main(*sys.argv[1:])

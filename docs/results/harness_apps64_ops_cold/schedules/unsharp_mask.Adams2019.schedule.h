@@ -1,0 +1,50 @@
+Func output = pipeline.get_func(7);
+Func ratio = pipeline.get_func(6);
+Func blur_x = pipeline.get_func(5);
+Func blur_y = pipeline.get_func(4);
+Func gray = pipeline.get_func(3);
+Func repeat_edge = pipeline.get_func(2);
+Func lambda_0 = pipeline.get_func(1);
+Var c(output.get_schedule().dims()[2].var);
+Var x(output.get_schedule().dims()[0].var);
+Var xi("xi");
+Var xii("xii");
+Var xiii("xiii");
+Var y(output.get_schedule().dims()[1].var);
+Var yi("yi");
+output
+    .split(y, y, yi, 48, TailStrategy::ShiftInwards)
+    .split(x, x, xi, 256, TailStrategy::ShiftInwards)
+    .split(xi, xi, xii, 128, TailStrategy::ShiftInwards)
+    .split(xii, xii, xiii, 16, TailStrategy::ShiftInwards)
+    .vectorize(xiii)
+    .compute_root()
+    .reorder({xiii, xii, yi, c, xi, x, y})
+    .parallel(y);
+ratio
+    .store_in(MemoryType::Stack)
+    .split(x, x, xi, 16, TailStrategy::RoundUp)
+    .unroll(x)
+    .vectorize(xi)
+    .compute_at(output, xi)
+    .reorder({xi, x, y});
+blur_x
+    .store_in(MemoryType::Stack)
+    .split(x, x, xi, 16, TailStrategy::RoundUp)
+    .unroll(x)
+    .vectorize(xi)
+    .compute_at(ratio, y)
+    .reorder({xi, x, y});
+blur_y
+    .store_in(MemoryType::Stack)
+    .split(x, x, xi, 16, TailStrategy::RoundUp)
+    .unroll(x)
+    .vectorize(xi)
+    .compute_at(ratio, y)
+    .reorder({xi, x, y});
+gray
+    .store_in(MemoryType::Stack)
+    .split(x, x, xi, 16, TailStrategy::ShiftInwards)
+    .vectorize(xi)
+    .compute_at(output, x)
+    .reorder({xi, x, y});
