@@ -1,8 +1,8 @@
 #include "annotate/random_annotator.h"
 
 #include "annotate/block_transpose.h"
+#include "annotate/parallel_tasks.h"
 #include "annotate/reduction_step_tiles.h"
-
 #include "annotate/unread_tile_loops.h"
 #include "dag/definition_analysis.h"
 
@@ -69,6 +69,33 @@ bool holds_select_on_args(const Halide::Expr &e, const std::vector<std::string> 
     } f(args);
     e.accept(&f);
     return f.found;
+}
+
+// The factors that would split the innermost of `fused` (leading loops of
+// a stage about to be fused and parallelised) into coarser tasks
+// (coarse_task_factors); none where that loop anchors a producer (its name
+// must stay) or an extent is unknown.
+std::vector<int64_t> coarse_factors(const LoopNest &m, const std::string &func, int stage,
+                                    const std::vector<std::string> &fused, const RandomAnnotator::Anchors &anchors,
+                                    int threads) {
+    const ModelStage &st = m.stage(func, stage);
+    const std::string &last = fused.back();
+    if (anchors.count({func, stage, last}) || m.has_attached(func, stage, last)) return {};
+    int64_t outer = 1, inner = 1, extent = 0;
+    bool inside = false;
+    for (const ModelLoop &l : st.loops) {
+        if (l.extent <= 0) return {};
+        if (inside) {
+            inner *= l.extent;
+        } else if (l.name == last) {
+            extent = l.extent;
+            inside = true;
+        } else {
+            outer *= l.extent;
+        }
+    }
+    if (!inside) return {};
+    return coarse_task_factors(outer, extent, inner, threads);
 }
 
 }  // namespace
@@ -387,9 +414,18 @@ void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string 
             size_t k = 1;
             while (k < lead.size() && !balances_threads(prods[k - 1], options_.parallelism)) k++;
             if (k < lead.size() && std::bernoulli_distribution(0.25)(rng)) k++;
-            std::string target = lead[0];
-            if (k >= 2) {
-                auto fuse = std::make_shared<FuseStep>(func, stage, std::vector<std::string>(lead.begin(), lead.begin() + k));
+            std::vector<std::string> fused(lead.begin(), lead.begin() + k);
+            // Tiny tasks (rows of a Func no rule tiled): split the innermost
+            // fused loop, its outer piece taking the place (parallel_tasks.h).
+            const std::vector<int64_t> coarse = coarse_factors(m, func, stage, fused, anchors, options_.parallelism);
+            if (!coarse.empty() && std::bernoulli_distribution(kCoarseTaskShare)(rng)) {
+                auto split = std::make_shared<SplitStep>(func, stage, fused.back(), std::vector<int64_t>{pick(coarse, rng)});
+                fused.back() = split->piece_names()[0];
+                add(split);
+            }
+            std::string target = fused[0];
+            if (fused.size() >= 2) {
+                auto fuse = std::make_shared<FuseStep>(func, stage, fused);
                 target = fuse->fused_name();
                 add(fuse);
             }

@@ -131,6 +131,24 @@ int64_t value_cost(const PipelineDAG &dag, const Node &n) {
     return cost;
 }
 
+bool makes_math_call(const PipelineDAG &dag, const Node &n) {
+    class FindMathCall : public IRGraphVisitor {
+        using IRGraphVisitor::visit;
+        void visit(const Call *op) override {
+            found = found || op->call_type == Call::PureExtern || op->call_type == Call::Extern ||
+                    op->call_type == Call::ExternCPlusPlus;
+            IRGraphVisitor::visit(op);
+        }
+
+    public:
+        bool found = false;
+    } finder;
+    std::vector<bool> will_inline(dag.nodes().size());
+    for (size_t j = 0; j < will_inline.size(); j++) will_inline[j] = dag.node((int)j).is_strict_inlinable;
+    for (const Halide::Expr &v : n.func.definition().values()) inline_all(dag, v, will_inline).accept(&finder);
+    return finder.found;
+}
+
 int64_t region_points(const Node &n) {
     int64_t points = 1;
     for (const DimRange &r : n.region) points *= std::max<int64_t>(1, r.extent);

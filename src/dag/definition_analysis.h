@@ -34,6 +34,11 @@ int64_t arithmetic_cost(const Halide::Expr &e);
 // strictly inlinable Funcs it reads inlined as always_inline would.
 int64_t value_cost(const PipelineDAG &dag, const Node &n);
 
+// Whether one value of node n (with the strictly inlinable Funcs it reads
+// inlined, as value_cost) calls a math function such as exp or pow: tens of
+// vector instructions per lane, more than a table read costs.
+bool makes_math_call(const PipelineDAG &dag, const Node &n);
+
 // Cost (value_cost) from which a value that a consumer reads at one point
 // across one of its loops is never inlined into it, so never recomputed for
 // each iteration of that loop: four additions or products, or one division

@@ -1,9 +1,10 @@
 // The lookup-table rule (src/sketch/lookup_table_rule.cpp): a table read at
 // data-dependent indices keeps a sketch with the table at root beside the
-// inlined one, or instead of it where a table that reads data serves many
-// lookups per entry; elementwise producers and barely reused tables do not;
+// inlined one, or instead of it where a table that reads data or calls a
+// math function serves many lookups per entry; elementwise producers and barely reused tables do not;
 // the table programs compute what the reference computes.
 #include "annotate/random_annotator.h"
+#include "dag/definition_analysis.h"
 #include "measure_test_support.h"
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
@@ -48,13 +49,46 @@ int count_with(const PipelineDAG &dag, const std::vector<State> &sketches, const
 
 }  // namespace
 
+// out(x, y) = poly[in(x, y)]: a 256-entry table of a polynomial (a few
+// products and additions, no math call) read at every pixel.
+ansor_test::Pipe make_polynomial_table(int w, int h) {
+    ImageParam in(UInt(8), 2, "in");
+    in.dim(0).set_estimate(0, w).dim(1).set_estimate(0, h);
+    Var i("i"), x("x"), y("y");
+    Func poly("poly"), out("out");
+    poly(i) = cast<uint8_t>((i * i * 3 + i * 7 + 5) % 251);
+    out(x, y) = poly(cast<int>(in(x, y))) + in(x, y) / 2;
+    out.set_estimate(x, 0, w).set_estimate(y, 0, h);
+    return {{out}};
+}
+
 TEST_CASE("lookup table rule: a table read at pixel values is kept at root beside the inlined sketch") {
-    auto p = make_gamma(256, 256);
+    // 256 lookups per entry; the table neither reads data nor calls a math
+    // function, so inlining it stays in the space.
+    auto p = make_polynomial_table(256, 256);
     PipelineDAG dag(p.functions(), 2);
     const auto sketches = generate_sketches({dag, ansor_test::cpu_target()});
-    CHECK(count_with(dag, sketches, "gamma", LocationKind::Root) == 1);
-    CHECK(count_with(dag, sketches, "gamma", LocationKind::Inline) == (int)sketches.size() - 1);
+    CHECK(count_with(dag, sketches, "poly", LocationKind::Root) == 1);
+    CHECK(count_with(dag, sketches, "poly", LocationKind::Inline) == (int)sketches.size() - 1);
+    // A gamma curve (pow per entry) at 9 lookups per entry: both sketches.
+    auto q = make_gamma(48, 48);
+    PipelineDAG small(q.functions(), 2);
+    const auto both = generate_sketches({small, ansor_test::cpu_target()});
+    CHECK(count_with(small, both, "gamma", LocationKind::Root) == 1);
+    CHECK(count_with(small, both, "gamma", LocationKind::Inline) == (int)both.size() - 1);
     // The elementwise producer is inlined in every sketch, as before.
+    CHECK(count_with(small, both, "scale", LocationKind::Inline) == (int)both.size());
+}
+
+TEST_CASE("lookup table rule: a table that calls a math function and serves 64 or more lookups per entry is never inlined") {
+    // 256 x 256 pixels: 256 lookups per entry of a pow curve.
+    auto p = make_gamma(256, 256);
+    PipelineDAG dag(p.functions(), 2);
+    CHECK(makes_math_call(dag, dag.node(*dag.index_of(ansor_test::resolve(dag, "gamma")))));
+    CHECK_FALSE(makes_math_call(dag, dag.node(*dag.index_of(ansor_test::resolve(dag, "scale")))));
+    const auto sketches = generate_sketches({dag, ansor_test::cpu_target()});
+    REQUIRE(!sketches.empty());
+    CHECK(count_with(dag, sketches, "gamma", LocationKind::Root) == (int)sketches.size());
     CHECK(count_with(dag, sketches, "scale", LocationKind::Inline) == (int)sketches.size());
 }
 
@@ -132,5 +166,8 @@ TEST_CASE("lookup table rule: an index bound in a let (as Halide's common subexp
     out.set_estimate(x, 0, 256).set_estimate(y, 0, 256);
     PipelineDAG dag({out.function()}, 2);
     const auto sketches = generate_sketches({dag, ansor_test::cpu_target()});
-    CHECK(count_with(dag, sketches, "gamma", LocationKind::Root) == 1);
+    // Found as a table (512 lookups per entry of a pow curve): at root in
+    // every sketch; not found, it would be inlined in all of them.
+    REQUIRE(!sketches.empty());
+    CHECK(count_with(dag, sketches, "gamma", LocationKind::Root) == (int)sketches.size());
 }
