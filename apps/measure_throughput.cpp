@@ -17,6 +17,7 @@
 #include "search/tuning_session.h"
 #include "throughput_pipelines.h"
 #include "util/errors.h"
+#include "util/target.h"
 
 #include <Halide.h>
 
@@ -108,7 +109,7 @@ int main(int argc, char **argv) {
     Func C = ansor_apps::throughput_matmul(n);
 
     const int parallelism = 2;
-    Target target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+    Target target(ansor::project_cpu_target());
     ansor::PipelineDAG dag({C.function()}, parallelism);
     try {
         // The plugin's defaults and HL_ANSOR_BUILDERS; random sampling, so

@@ -28,6 +28,7 @@
 #include "records/tuning_log.h"
 #include "search/session_settings.h"
 #include "util/errors.h"
+#include "util/target.h"
 
 #include <algorithm>
 #include <array>
@@ -43,7 +44,7 @@
 
 namespace {
 
-const char *const kTarget = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+const char *const kTarget = ansor::project_cpu_target();
 constexpr int kParallelism = 2;  // the benchmarks' MachineParams
 const char *const kMachineParams = "machine_params=2,33554432,40";
 

@@ -36,6 +36,7 @@
 #include "corpus_dataset.h"
 #include "program_dataset.h"
 #include "util/errors.h"
+#include "util/target.h"
 
 #include <algorithm>
 #include <chrono>
@@ -48,7 +49,7 @@
 
 namespace {
 
-const char *const default_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+const char *const default_target = ansor::kAvx512Target;
 constexpr size_t kTopK = 30;
 // The benchmark's MachineParams(2, ...): the DAGs the logged programs were made for.
 constexpr int kParallelism = 2;

@@ -42,7 +42,7 @@ using namespace Halide;
 
 namespace {
 
-const char *const default_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+const char *const default_target = ansor::project_cpu_target();
 
 struct Args {
     std::vector<std::string> ops;

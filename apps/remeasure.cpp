@@ -19,6 +19,7 @@
 #include "search/tuning_session.h"
 #include "suite_pipelines.h"
 #include "util/errors.h"
+#include "util/target.h"
 
 #include <algorithm>
 #include <cmath>
@@ -32,7 +33,7 @@
 
 namespace {
 
-const char *const default_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+const char *const default_target = ansor::project_cpu_target();
 constexpr int kParallelism = 2;  // the benchmarks' MachineParams
 
 struct Args {

@@ -27,6 +27,7 @@
 #include "options/options.h"
 #include "program_dataset.h"
 #include "util/errors.h"
+#include "util/target.h"
 
 #include <chrono>
 #include <cstdio>
@@ -35,7 +36,7 @@
 
 namespace {
 
-const char *const default_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+const char *const default_target = ansor::kAvx512Target;
 
 struct Args {
     std::vector<std::string> logs;

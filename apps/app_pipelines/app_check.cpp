@@ -44,7 +44,7 @@ using namespace Halide;
 
 namespace {
 
-const char *const kTarget = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+const char *const kTarget = ansor::project_cpu_target();
 
 struct Variant {
     ansor_apps::AppPipeline app;

@@ -16,6 +16,7 @@
 #include "dag/pipeline_dag.h"
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
+#include "util/target.h"
 
 #include <Halide.h>
 
@@ -33,7 +34,7 @@ using namespace Halide;
 
 namespace {
 
-const char *const kTarget = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+const char *const kTarget = ansor::project_cpu_target();
 const int kParallelism = 2;
 
 struct Options {

@@ -13,6 +13,7 @@
 #include "fma_peak.h"
 #include "harness_options.h"
 #include "results.h"
+#include "util/target.h"
 
 #include <Halide.h>
 
@@ -29,8 +30,6 @@ namespace fs = std::filesystem;
 using namespace ansor_harness;
 
 namespace {
-
-const char *const kDefaultTarget = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
 
 double now_s() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -81,10 +80,15 @@ int main(int argc, char **argv) {
     if (o.halide_plugins.empty()) o.halide_plugins = "/usr/lib/x86_64-linux-gnu/halide14";
     if (o.vendor_bin.empty()) o.vendor_bin = executable_dir();
     if (o.scripts_dir.empty()) o.scripts_dir = ANSOR_SOURCE_DIR "/scripts";
-    if (o.target.empty()) o.target = kDefaultTarget;
+    if (o.target.empty()) o.target = ansor::project_cpu_target();
     try {
-        Halide::Target check(o.target);
-        (void)check;
+        // Every variant is built for the target and run here.
+        const std::string why = ansor::why_this_cpu_cannot_run(Halide::Target(o.target));
+        if (!why.empty()) {
+            std::fprintf(stderr, "ansor_benchmark_harness: --target %s: %s; name one this machine runs (%s is)\n",
+                         o.target.c_str(), why.c_str(), ansor::project_cpu_target());
+            return 2;
+        }
     } catch (const std::exception &e) {
         std::fprintf(stderr, "ansor_benchmark_harness: --target %s: %s\n", o.target.c_str(), e.what());
         return 2;

@@ -152,9 +152,14 @@ std::vector<std::pair<std::string, std::string>> vendor_env(const HarnessOptions
     std::vector<std::pair<std::string, std::string>> env = {{"OMP_NUM_THREADS", std::to_string(o.threads)},
                                                             {"OPENBLAS_NUM_THREADS", std::to_string(o.threads)}};
     // Debian's OpenBLAS 0.3.21 does not recognise Zen 5 and would pick its
-    // AVX2 kernels; SkylakeX gives it the AVX-512 ones. A value the user
+    // AVX2 kernels; SkylakeX gives it the AVX-512 ones, where the CPU has
+    // them (elsewhere they die of an illegal instruction). A value the user
     // set wins.
-    if (variant == "OpenBLAS" && !std::getenv("OPENBLAS_CORETYPE")) env.push_back({"OPENBLAS_CORETYPE", "SkylakeX"});
+    const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+    if (variant == "OpenBLAS" && avx512 && !std::getenv("OPENBLAS_CORETYPE")) {
+        env.push_back({"OPENBLAS_CORETYPE", "SkylakeX"});
+    }
     // libgomp's default lets idle team threads spin; on a shared 2-core
     // machine a spinning thread holds the core the other one needs, and
     // oneDNN's many parallel regions ran 5x slower for it (docs/user_guide.md §6).

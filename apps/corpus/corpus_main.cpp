@@ -14,6 +14,7 @@
 #include "corpus_pipelines.h"
 #include "corpus_run.h"
 #include "util/errors.h"
+#include "util/target.h"
 
 #include <atomic>
 #include <csignal>
@@ -24,7 +25,7 @@
 
 namespace {
 
-const char *const default_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+const char *const default_target = ansor::project_cpu_target();
 
 std::atomic<bool> stop{false};
 

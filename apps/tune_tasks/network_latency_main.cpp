@@ -37,7 +37,7 @@ namespace {
 
 using namespace ansor_tasks;
 
-const char *const default_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+const char *const default_target = ansor::project_cpu_target();
 
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,

@@ -31,6 +31,7 @@
 #include "records/pretraining_set.h"
 #include "scheduler/task_scheduler.h"
 #include "util/errors.h"
+#include "util/target.h"
 
 #include <algorithm>
 #include <chrono>
@@ -46,7 +47,7 @@ namespace {
 
 using namespace ansor_tasks;
 
-const char *const default_target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+const char *const default_target = ansor::project_cpu_target();
 
 struct Args {
     std::string tasks, log, csv;

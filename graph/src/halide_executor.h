@@ -10,13 +10,14 @@
 // only are weight preparation: bind() makes them once, run() does not.
 #include "op_lowering.h"
 #include "tensor_values.h"
+#include "util/target.h"
 
 #include <memory>
 
 namespace ansor_graph {
 
 struct ExecutorOptions {
-    std::string target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+    std::string target = ansor::project_cpu_target();
     std::string log_path;  // empty: default schedules only
     int threads = 2;       // the DAGs' parallelism, so the log's records for this thread count apply
 };

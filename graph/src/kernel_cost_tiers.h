@@ -23,11 +23,12 @@
 // one pipeline but does not predict milliseconds, so its scores cannot be
 // added across kernels.
 #include "graph_cost.h"
+#include "util/target.h"
 
 namespace ansor_graph {
 
 struct KernelCostOptions {
-    std::string target = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41";
+    std::string target = ansor::project_cpu_target();
     int threads = 2;  // the DAG's parallelism, so that the log's records for this thread count apply
 };
 

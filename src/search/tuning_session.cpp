@@ -10,6 +10,7 @@
 #include "sketch/sketch_generator.h"
 #include "util/errors.h"
 #include "util/gpu_target.h"
+#include "util/target.h"
 
 #include <algorithm>
 #include <set>
@@ -111,6 +112,10 @@ Measurer &TuningSession::measurer() {
         }
         reference_ms_ = gpu->reference().min_ms;
         measurer_ = std::move(gpu_verifier_);
+    } else if (const std::string why = why_this_cpu_cannot_run(settings_.measure.target); !why.empty()) {
+        // Built for another CPU (cross-compiling, or a target wider than this
+        // one): every candidate would die of an illegal instruction.
+        throw MeasurementUnavailable(why);
     } else if (settings_.measure.fresh_process && fresh_process_obstacle(dag_).empty()) {
         auto fresh = std::make_unique<FreshProcessMeasurer>(dag_, settings_.measure);
         reference_ms_ = fresh->reference().min_ms;

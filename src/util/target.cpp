@@ -1,5 +1,7 @@
 #include "util/target.h"
 
+#include "util/gpu_target.h"
+
 #include <cpuid.h>
 
 namespace ansor {
@@ -18,6 +20,39 @@ Halide::Target measurement_target(const Halide::Target &requested) {
         t = t.without_feature(T::AVX512_SapphireRapids);
     }
     return t;
+}
+
+const char *project_cpu_target() { return ANSOR_PROJECT_TARGET; }
+
+std::vector<std::string> cpu_features_missing(const Halide::Target &requested, const Halide::Target &host) {
+    using T = Halide::Target;
+    std::vector<std::string> missing;
+    if (requested.arch != host.arch || requested.bits != host.bits || requested.os != host.os) {
+        const Halide::Target bare(requested.os, requested.arch, requested.bits);
+        missing.push_back(bare.to_string() + " (this machine is " + Halide::Target(host.os, host.arch, host.bits).to_string() + ")");
+        return missing;
+    }
+    // The x86 features Halide's host detection reports; others (FMA4, ARM's)
+    // it cannot tell, so they are not judged here.
+    for (auto f : {T::SSE41, T::AVX, T::AVX2, T::FMA, T::F16C, T::AVX512, T::AVX512_KNL, T::AVX512_Skylake,
+                   T::AVX512_Cannonlake, T::AVX512_SapphireRapids}) {
+        if (requested.has_feature(f) && !host.has_feature(f)) missing.push_back(T::feature_to_name(f));
+    }
+    return missing;
+}
+
+std::string why_this_cpu_cannot_run(const Halide::Target &requested) {
+    using T = Halide::Target;
+    Halide::Target host = Halide::get_host_target();
+    // Halide 14's host target can name avx512_sapphirerapids on a CPU without
+    // AVX512-FP16 (Zen 5); measurement_target() drops it there too.
+    if (!cpu_has_avx512_fp16()) host = host.without_feature(T::AVX512_SapphireRapids);
+    const std::vector<std::string> missing = cpu_features_missing(without_gpu_features(measurement_target(requested)), host);
+    if (missing.empty()) return "";
+    std::string list = missing[0];
+    for (size_t i = 1; i < missing.size(); i++) list += ", " + missing[i];
+    return "target " + requested.to_string() + " needs " + list +
+           ", which this machine's CPU lacks, so its programs cannot run here";
 }
 
 }  // namespace ansor

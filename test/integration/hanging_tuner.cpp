@@ -58,7 +58,7 @@ int main(int argc, char **argv) {
     ext.define_extern("ansor_hang_after_reference", {pre}, Float(32), 1);
     out(x) = ext(x) + 1.f;
     out.set_estimate(x, 0, 256);
-    Target target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+    Target target(ANSOR_TARGET);
     Pipeline(out).auto_schedule("Ansor", target, MachineParams(2, 32 * 1024 * 1024, 40));
     std::fprintf(stderr, "scheduled\n");
     return 0;

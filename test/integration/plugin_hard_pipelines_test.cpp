@@ -27,7 +27,7 @@ int ansor_plugin_test_shift(halide_buffer_t *in, int dx, int dy, halide_buffer_t
 
 namespace {
 
-const Target target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+const Target target(ANSOR_TARGET);
 const MachineParams machine(2, 32 * 1024 * 1024, 40);
 int failures = 0;
 

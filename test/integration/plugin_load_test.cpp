@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
     relu(x, y) = max(C(x, y) - 10.f, 0.f);
     relu.set_estimate(x, 0, n).set_estimate(y, 0, n);
 
-    Target target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+    Target target(ANSOR_TARGET);
     Pipeline p(relu);
     AutoSchedulerResults r = p.auto_schedule("Ansor", target, MachineParams(2, 32 * 1024 * 1024, 40));
     std::printf("%s", r.schedule_source.c_str());

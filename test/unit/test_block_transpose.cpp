@@ -43,6 +43,9 @@ bool blocked(const LoopNest &m, const std::string &func, const std::string &var,
            l.origins[0].first == var;
 }
 
+// The target's f32 vector width: the block's side.
+int float_lanes() { return ansor_test::cpu_target().natural_vector_size<float>(); }
+
 std::vector<State> sample_programs(const PipelineDAG &dag, int count, uint64_t seed) {
     const Halide::Target cpu = ansor_test::cpu_target();
     return ansor_test::sample_programs(dag, generate_sketches({dag, cpu}), cpu, count, seed);
@@ -64,7 +67,7 @@ TEST_CASE("block transpose: a transposed read is blocked lanes x lanes, a straig
             const auto &loops = m.stage(out, 0).loops;
             if (loops.empty() || loops.back().annotation != Annotation::Vectorize) continue;
             vectorised_with_p_not_at_a_loop++;
-            blocks += blocked(m, out, "y", 16);
+            blocks += blocked(m, out, "y", float_lanes());
         }
         REQUIRE(vectorised_with_p_not_at_a_loop > 0);
         if (transpose) CHECK(blocks == vectorised_with_p_not_at_a_loop);
@@ -110,7 +113,7 @@ TEST_CASE("block transpose: blocked programs compute what the reference computes
     const std::string out = ansor_test::resolve(dag, "out");
     std::vector<State> with_blocks;
     for (const State &s : sample_programs(dag, 16, 3)) {
-        if (blocked(s.replay(), out, "y", 16)) with_blocks.push_back(s);
+        if (blocked(s.replay(), out, "y", float_lanes())) with_blocks.push_back(s);
     }
     REQUIRE(with_blocks.size() >= 2);
     if (with_blocks.size() > 4) with_blocks.erase(with_blocks.begin() + 4, with_blocks.end());

@@ -14,7 +14,7 @@ using namespace ansor;
 
 namespace {
 Halide::Target cpu() {
-    return Halide::Target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+    return Halide::Target(ansor::project_cpu_target());
 }
 
 MeasureOptions options() {
@@ -121,6 +121,23 @@ TEST_CASE("target: AVX512-FP16 is dropped only when the CPU lacks it") {
     Halide::Target m = measurement_target(t);
     CHECK_FALSE(m.has_feature(Halide::Target::NoRuntime));
     CHECK(m.has_feature(Halide::Target::AVX512_SapphireRapids) == cpu_has_avx512_fp16());
+}
+
+TEST_CASE("target: the instruction sets a CPU lacks are named, another architecture whole") {
+    const Halide::Target avx2_cpu("x86-64-linux-avx-avx2-f16c-fma-sse41");
+    const Halide::Target avx512(kAvx512Target);
+    CHECK(cpu_features_missing(avx512, avx2_cpu) ==
+          std::vector<std::string>{"avx512", "avx512_skylake", "avx512_cannonlake"});
+    CHECK(cpu_features_missing(avx2_cpu, avx512).empty());
+    CHECK(cpu_features_missing(Halide::Target("x86-64-linux-sse41"), avx2_cpu).empty());
+    const std::vector<std::string> arm = cpu_features_missing(Halide::Target("arm-64-linux"), avx2_cpu);
+    REQUIRE(arm.size() == 1);
+    CHECK(arm[0].find("arm-64-linux") == 0);
+    CHECK(arm[0].find("x86-64-linux") != std::string::npos);
+    // The project's own target is chosen for this machine.
+    CHECK(why_this_cpu_cannot_run(Halide::Target(project_cpu_target())) == "");
+    const std::string phi = why_this_cpu_cannot_run(cpu().with_feature(Halide::Target::AVX512_KNL));
+    CHECK(phi.find("avx512_knl") != std::string::npos);
 }
 
 TEST_CASE("measure: timed runs go on past the repeats until the time window is spent") {

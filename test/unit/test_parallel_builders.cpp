@@ -6,6 +6,7 @@
 #include "search/program_sampler.h"
 #include "test_pipelines.h"
 #include "util/errors.h"
+#include "util/target.h"
 
 #include <doctest/doctest.h>
 
@@ -18,7 +19,7 @@ using namespace ansor;
 namespace {
 
 Halide::Target cpu() {
-    return Halide::Target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+    return Halide::Target(ansor::project_cpu_target());
 }
 
 MeasureOptions options(int builders) {

@@ -8,6 +8,7 @@
 #include "state/loop_nest.h"
 #include "test_pipelines.h"
 #include "util/errors.h"
+#include "util/target.h"
 
 #include <Halide.h>
 #include <doctest/doctest.h>
@@ -22,7 +23,7 @@ using namespace ansor;
 
 namespace {
 
-const Halide::Target cpu("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+const Halide::Target cpu(ansor::project_cpu_target());
 
 // The message of the Halide error that `body` turns into.
 std::string halide_error_of(const std::function<void()> &body) {

@@ -11,6 +11,7 @@
 #include "measure/measurer.h"
 #include "sketch/sketch_rules.h"
 #include "util/errors.h"
+#include "util/target.h"
 
 #include <Halide.h>
 #include <doctest/doctest.h>
@@ -157,7 +158,7 @@ int ansor_test_misbehave(halide_buffer_t *in, halide_buffer_t *out) {
 
 namespace {
 
-const Halide::Target cpu("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+const Halide::Target cpu(ansor::project_cpu_target());
 
 struct ExternPipe {
     Halide::Func out;

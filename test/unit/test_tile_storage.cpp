@@ -4,6 +4,7 @@
 #include "state/state.h"
 #include "state/steps.h"
 #include "test_pipelines.h"
+#include "util/target.h"
 
 #include <doctest/doctest.h>
 
@@ -14,7 +15,7 @@ using namespace Halide;
 
 namespace {
 
-const Target cpu("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+const Target cpu(ansor::project_cpu_target());
 
 // The output's update tiled 16x16 (GuardWithIf tails), the intermediate at
 // the tile, and the intermediate's own x split for a vector.

@@ -6,6 +6,7 @@
 #include "search/autoschedule.h"
 #include "test_pipelines.h"
 #include "util/errors.h"
+#include "util/target.h"
 
 #include <doctest/doctest.h>
 
@@ -21,7 +22,7 @@ using namespace ansor;
 
 namespace {
 
-const Halide::Target cpu("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+const Halide::Target cpu(ansor::project_cpu_target());
 
 std::string read_file(const std::string &path) {
     std::ifstream in(path, std::ios::binary);

@@ -5,6 +5,7 @@
 #include "search/tuning_session.h"
 #include "test_pipelines.h"
 #include "util/errors.h"
+#include "util/target.h"
 
 #include <doctest/doctest.h>
 
@@ -16,7 +17,7 @@ using namespace ansor;
 
 namespace {
 
-const Halide::Target cpu("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+const Halide::Target cpu(ansor::project_cpu_target());
 
 // Times drawn from each program's key: deterministic, nothing compiled.
 class KeyTimedMeasurer : public Measurer {
@@ -129,6 +130,18 @@ TEST_CASE("tuning session: with no budget and no log, one random program, unmeas
     CHECK(c.source.rfind("// Ansor: unmeasured schedule\n", 0) == 0);
     // The same seed chooses the same program.
     CHECK(TuningSession(dag, cpu, small_search(0)).choose().state.key() == c.state.key());
+}
+
+TEST_CASE("tuning session: a target this CPU cannot run is scheduled without measuring, and says why") {
+    auto p = ansor_test::make_matmul(64);
+    PipelineDAG dag(p.functions(), 2);
+    // Xeon Phi's AVX-512 subset, which no CPU this runs on has.
+    const Halide::Target phi = cpu.with_feature(Halide::Target::AVX512_KNL);
+    TuningSession session(dag, phi, small_search(0));
+    CHECK(session.tune(8) == 0);
+    SessionChoice c = session.choose();
+    CHECK_FALSE(c.how.measured);
+    CHECK(c.how.not_measured_because.find("avx512_knl") != std::string::npos);
 }
 
 TEST_CASE("tuning session: an ablation keeps only the first sketches") {

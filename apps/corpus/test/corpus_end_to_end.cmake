@@ -1,6 +1,6 @@
 # ansor_corpus measures two tiny random pipelines for real (2 programs each),
 # a second run finds them complete, and ansor_train_model trains on the file.
-# -DCORPUS=ansor_corpus -DTRAIN=ansor_train_model -DWORK=dir
+# -DCORPUS=ansor_corpus -DTRAIN=ansor_train_model -DWORK=dir -DBUILD_TARGET=<ANSOR_TARGET, what the corpus measures for>
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 set(file ${WORK}/tiny.jsonl.gz)
@@ -14,7 +14,7 @@ endforeach ()
 if (NOT out_first MATCHES "2 pipelines appended \\(0 failed\\), 4 programs" OR NOT out_second MATCHES "0 pipelines appended.*2 of 2 complete")
   message(FATAL_ERROR "expected 2 pipelines, then none more:\n${out_first}${out_second}")
 endif ()
-execute_process(COMMAND ${TRAIN} --corpus ${file} --out ${WORK}/model.gz --max-rounds 10
+execute_process(COMMAND ${TRAIN} --corpus ${file} --out ${WORK}/model.gz --max-rounds 10 --target ${BUILD_TARGET}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if (NOT rc EQUAL 0 OR NOT out MATCHES "trained on 4 programs of 2 pipelines" OR NOT EXISTS ${WORK}/model.gz)
   message(FATAL_ERROR "${TRAIN} did not train on the corpus:\n${out}${err}")

@@ -8,6 +8,7 @@
 #include "corpus_run.h"
 #include "shapes.h"
 #include "util/errors.h"
+#include "util/target.h"
 
 #include <doctest/doctest.h>
 
@@ -21,7 +22,7 @@ using namespace ansor_corpus;
 
 namespace {
 
-const Halide::Target cpu("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+const Halide::Target cpu(ansor::project_cpu_target());
 
 std::atomic<int> measured{0};
 

@@ -19,7 +19,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 tasks=${5:-$here/one_conv_task.json}
 tool="$build/apps/tune_tasks/ansor_tune_tasks"
-target=x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41
 mkdir -p "$out"
 unset HL_ANSOR_TRIALS HL_ANSOR_LOG HL_ANSOR_SEED
 root_flag=""; [ "$(id -u)" -eq 0 ] && root_flag="--allow-run-as-root"
@@ -27,7 +26,7 @@ for rep in $(seq 1 "$repeats"); do
   for ranks in 1 2 3; do
     name="ranks${ranks}_rep${rep}"
     rm -f "$out/$name.jsonl"
-    args=(--tasks "$tasks" --log "$out/$name.jsonl" --trials "$trials" --target "$target" --seed 0
+    args=(--tasks "$tasks" --log "$out/$name.jsonl" --trials "$trials" --seed 0
           --stats "$out/$name.json")
     echo "== $ranks rank(s), repeat $rep" >&2
     if [ "$ranks" -eq 1 ]; then
@@ -54,7 +53,7 @@ for ranks in 1 2 3; do best $ranks; done
 # gives the fit its second round size.
 rm -f "$out/ranks2_b64.jsonl"
 HL_ANSOR_MEASURES_PER_ROUND=64 mpirun $root_flag -np 2 --oversubscribe --enable-recovery --bind-to none \
-  "$tool" --tasks "$tasks" --log "$out/ranks2_b64.jsonl" --trials $((trials * 2)) --target "$target" --seed 0 \
+  "$tool" --tasks "$tasks" --log "$out/ranks2_b64.jsonl" --trials $((trials * 2)) --seed 0 \
   --stats "$out/ranks2_b64.json" > "$out/ranks2_b64.txt" 2> "$out/ranks2_b64.err"
 stats="$out/ranks3_best.json,$out/ranks2_best.json,$out/ranks2_b64.json"
 /usr/bin/python3 "$root/scripts/simulate_distributed_tuning.py" --stats "$stats" --trials 20000 --tasks 27 \

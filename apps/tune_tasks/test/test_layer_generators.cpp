@@ -21,7 +21,7 @@ using namespace ansor_tasks;
 
 namespace {
 
-const Halide::Target target("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+const Halide::Target target(ansor::project_cpu_target());
 
 GeneratorParamValues values(const ansor_ops::Shape &shape) {
     GeneratorParamValues v;

@@ -2,6 +2,7 @@
 // generator, every kind drawn, every pipeline well formed and compilable.
 #include "generator_pipeline.h"
 #include "random_pipeline.h"
+#include "util/target.h"
 
 #include <Halide.h>
 #include <doctest/doctest.h>
@@ -13,7 +14,7 @@ using namespace random_pipeline;
 
 namespace {
 
-const Halide::Target cpu("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+const Halide::Target cpu(ansor::project_cpu_target());
 
 std::string description(const RandomPipeline &p) { return p.summary() + describe_definitions(p.outputs()); }
 

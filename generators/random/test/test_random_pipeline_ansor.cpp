@@ -7,6 +7,7 @@
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
 #include "util/errors.h"
+#include "util/target.h"
 
 #include <Halide.h>
 #include <doctest/doctest.h>
@@ -17,7 +18,7 @@ using namespace random_pipeline;
 
 namespace {
 
-const Halide::Target cpu("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+const Halide::Target cpu(ansor::project_cpu_target());
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 // estimated sizes; float outputs hold no NaN or infinity.
 #include "random_pipeline.h"
 #include "rng.h"
+#include "util/target.h"
 
 #include <Halide.h>
 #include <doctest/doctest.h>
@@ -13,7 +14,7 @@ using namespace Halide;
 
 namespace {
 
-const Target cpu("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41");
+const Target cpu(ansor::project_cpu_target());
 
 Buffer<> random_input(const ImageParam &in, const std::vector<int> &extents, uint64_t seed) {
     Buffer<> b(in.type(), extents);
