@@ -152,11 +152,10 @@ std::vector<std::pair<std::string, std::string>> vendor_env(const HarnessOptions
     std::vector<std::pair<std::string, std::string>> env = {{"OMP_NUM_THREADS", std::to_string(o.threads)},
                                                             {"OPENBLAS_NUM_THREADS", std::to_string(o.threads)}};
     // Debian's OpenBLAS 0.3.21 does not recognise Zen 5 and would pick its
-    // AVX2 kernels; SkylakeX gives it the AVX-512 ones, where the CPU has
-    // them (elsewhere they die of an illegal instruction). A value the user
-    // set wins.
-    const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+    // AVX2 kernels; SkylakeX gives it the AVX-512 ones where the run's
+    // target has them (the harness refuses a target this CPU cannot run;
+    // elsewhere they die of an illegal instruction). A value the user set wins.
+    const bool avx512 = Halide::Target(o.target).has_feature(Halide::Target::AVX512_Skylake);
     if (variant == "OpenBLAS" && avx512 && !std::getenv("OPENBLAS_CORETYPE")) {
         env.push_back({"OPENBLAS_CORETYPE", "SkylakeX"});
     }
