@@ -28,15 +28,23 @@ MeasureOptions options(int builders) {
     o.threads = 2;
     o.repeats = 2;
     o.measure_seconds = 0;
-    o.timeout_s = 60;
+    // Far above any sampled program's compile (a few seconds), so that a
+    // verdict never depends on how busy the machine is.
+    o.timeout_s = 180;
     o.builders = builders;
     return o;
 }
 
-// `count` distinct random programs of the pipeline, as the search samples them.
+// `count` distinct random programs of the pipeline, as the search samples
+// them, with small tiles and unrolling: the search's own limits allow a
+// 48 x 8 unrolled body of vectors, which took over 60 s to compile on a
+// machine running other tests.
 std::vector<State> sampled(const PipelineDAG &dag, size_t count, uint64_t seed) {
     AnnotationOptions ao;
     ao.parallelism = 2;
+    ao.max_innermost_factor = 8;
+    ao.max_reduction_factor = 8;
+    ao.auto_unroll_steps = {0, 16};
     RandomAnnotator annotator(dag, cpu(), ao);
     ProgramSampler sampler(generate_sketches({dag, cpu()}), annotator);
     std::mt19937_64 rng(seed);
