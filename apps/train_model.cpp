@@ -5,19 +5,21 @@
 // model learns what makes a program faster than another of the same
 // pipeline, which is what a search asks of it.
 //
-//   ansor_train_model [LOG...] [--corpus FILE...] --out FILE [--objective pairwise|square|lambdarank]
-//                     [--pair-weighting programs|pipelines|pairs]
+//   ansor_train_model [LOG...] [--corpus FILE...] [--corpus-pipelines N] --out FILE
+//                     [--objective pairwise|square|lambdarank] [--pair-weighting programs|pipelines|pairs]
 //       [--max-rounds 300] [--early-stopping 0] [--target T]
 //
 // LOGs are tuning logs of operator-suite pipelines (every suite pipeline is
 // rebuilt in process and its records featurised as the search sees them;
 // apps/program_dataset.h). Corpus files (ansor_corpus, docs/corpus.md) name
 // each pipeline by its generator and params: it is rebuilt, its key checked
-// and its programs featurised (apps/corpus/corpus_dataset.h). The
+// and its programs featurised (apps/corpus/corpus_dataset.h);
+// `--corpus-pipelines N` reads only their first N pipelines, in file order
+// (the corpus as it was when N pipelines had been measured). The
 // repository's shipped model is built as docs/cost_model.md says, e.g.
 //   zcat docs/results/model_dataset.jsonl.gz > /tmp/model_dataset.jsonl
 //   ansor_train_model /tmp/model_dataset.jsonl --corpus corpus/random_pipelines.jsonl.gz \
-//       --out models/ansor_cost_model.gz
+//       --corpus-pipelines 1011 --out models/ansor_cost_model.gz
 // and the build copies it beside libansor.so, where the plugin finds it.
 #include "corpus_dataset.h"
 #include "features/program_features.h"
@@ -30,6 +32,8 @@
 #include "util/target.h"
 
 #include <chrono>
+#include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -41,6 +45,7 @@ const char *const default_target = ansor::kAvx512Target;
 struct Args {
     std::vector<std::string> logs;
     std::vector<std::string> corpora;
+    size_t corpus_pipelines = SIZE_MAX;  // all
     std::string out;
     ansor::ModelObjective objective = ansor::Options().model_objective;
     int max_rounds = ansor::PackSumParams().max_rounds;
@@ -56,7 +61,7 @@ struct Args {
 
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
-                 "%s\nusage: ansor_train_model [LOG...] [--corpus FILE...] --out FILE [--objective pairwise|square|lambdarank] "
+                 "%s\nusage: ansor_train_model [LOG...] [--corpus FILE...] [--corpus-pipelines N] --out FILE [--objective pairwise|square|lambdarank] "
                  "[--pair-weighting programs|pipelines|pairs] [--max-rounds N] [--early-stopping ROUNDS (0: off)] [--target T]\n",
                  problem.c_str());
     std::exit(2);
@@ -97,9 +102,15 @@ Args parse(int argc, char **argv) {
         } else if (arg == "--max-rounds") a.max_rounds = std::atoi(value.c_str());
         else if (arg == "--early-stopping") a.early_stopping_rounds = std::atoi(value.c_str());
         else if (arg == "--target") a.target = value;
-        else usage("unknown option " + arg);
+        else if (arg == "--corpus-pipelines") {
+            char *end = nullptr;
+            const long long n = std::strtoll(value.c_str(), &end, 10);
+            if (value.empty() || *end != '\0' || n <= 0) usage("--corpus-pipelines must be a positive count, not " + value);
+            a.corpus_pipelines = (size_t)n;
+        } else usage("unknown option " + arg);
     }
     if ((a.logs.empty() && a.corpora.empty()) || a.out.empty()) usage("needs a LOG or a --corpus FILE, and --out FILE");
+    if (a.corpus_pipelines != SIZE_MAX && a.corpora.empty()) usage("--corpus-pipelines needs a --corpus FILE");
     if (a.max_rounds <= 0) usage("--max-rounds must be at least 1");
     return a;
 }
@@ -114,7 +125,7 @@ int main(int argc, char **argv) {
         ansor_apps::ProgramDataset data;
         if (!args.logs.empty()) data = ansor_apps::load_suite_dataset(args.logs, target, 2);
         if (!args.corpora.empty()) {
-            const ansor_corpus::CorpusDatasetStats c = ansor_corpus::add_corpus_files(args.corpora, target, data);
+            const ansor_corpus::CorpusDatasetStats c = ansor_corpus::add_corpus_files(args.corpora, target, data, args.corpus_pipelines);
             std::printf("corpus: %zu pipelines read, %zu programs featurised (%zu duplicates merged); left out: %zu of "
                         "another target, %zu untuned, %zu with another key, %zu programs unreplayable\n",
                         c.entries, c.programs, c.duplicates, c.other_target, c.untuned, c.key_mismatch, c.unreplayable);

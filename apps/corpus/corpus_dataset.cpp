@@ -80,7 +80,7 @@ void add_entry(const CorpusEntry &e, const Halide::Target &target, ansor_apps::P
 }  // namespace
 
 CorpusDatasetStats add_corpus_files(const std::vector<std::string> &files, const Halide::Target &target,
-                                    ansor_apps::ProgramDataset &data) {
+                                    ansor_apps::ProgramDataset &data, size_t max_entries) {
     CorpusDatasetStats stats;
     SeenSteps seen;
     std::set<size_t> touched;
@@ -89,6 +89,7 @@ CorpusDatasetStats add_corpus_files(const std::vector<std::string> &files, const
         const CorpusContents c = read_corpus(file);
         if (c.file_bytes == 0) throw ansor::UserError("corpus file " + file + " is missing or empty");
         for (const CorpusEntry &e : c.entries) {
+            if (stats.entries == max_entries) break;
             stats.entries++;
             if (e.target != target_name) stats.other_target++;
             else if (!e.error.empty() || e.programs.empty()) stats.untuned++;

@@ -7,6 +7,7 @@
 
 #include <Halide.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,10 @@ struct CorpusDatasetStats {
 
 // Adds the programs of `files` measured on `target` to `data`: to the
 // pipeline of the same key if `data` has one, else as a new pipeline named by
-// its spec. Labels of the pipelines touched are recomputed.
+// its spec. Labels of the pipelines touched are recomputed. Only the first
+// `max_entries` entries of the files, in order, are read: corpus files are
+// appended to, so a prefix is the corpus as it was when a model was trained.
 CorpusDatasetStats add_corpus_files(const std::vector<std::string> &files, const Halide::Target &target,
-                                    ansor_apps::ProgramDataset &data);
+                                    ansor_apps::ProgramDataset &data, size_t max_entries = SIZE_MAX);
 
 }  // namespace ansor_corpus

@@ -1,5 +1,6 @@
 # ansor_corpus measures two tiny random pipelines for real (2 programs each),
-# a second run finds them complete, and ansor_train_model trains on the file.
+# a second run finds them complete, and ansor_train_model trains on the file,
+# then on its first pipeline only (--corpus-pipelines).
 # -DCORPUS=ansor_corpus -DTRAIN=ansor_train_model -DWORK=dir -DBUILD_TARGET=<ANSOR_TARGET, what the corpus measures for>
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -19,4 +20,10 @@ execute_process(COMMAND ${TRAIN} --corpus ${file} --out ${WORK}/model.gz --max-r
 if (NOT rc EQUAL 0 OR NOT out MATCHES "trained on 4 programs of 2 pipelines" OR NOT EXISTS ${WORK}/model.gz)
   message(FATAL_ERROR "${TRAIN} did not train on the corpus:\n${out}${err}")
 endif ()
-message(STATUS "corpus measured, resumed and trained on")
+execute_process(COMMAND ${TRAIN} --corpus ${file} --corpus-pipelines 1 --out ${WORK}/model1.gz --max-rounds 10
+                        --target ${BUILD_TARGET}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if (NOT rc EQUAL 0 OR NOT out MATCHES "corpus: 1 pipelines read" OR NOT out MATCHES "trained on 2 programs of 1 pipelines")
+  message(FATAL_ERROR "${TRAIN} --corpus-pipelines 1 did not train on the first pipeline alone:\n${out}${err}")
+endif ()
+message(STATUS "corpus measured, resumed and trained on, whole and its first pipeline")
