@@ -8,7 +8,7 @@ WRONG or TIMEOUT where the variant did not run correctly), for docs pages.
 import csv
 import sys
 
-ORDER = ["root", "expert", "Mullapudi2016", "Li2018", "Adams2019", "Ansor", "Ansor-cold", "oneDNN", "OpenBLAS", "Eigen"]
+ORDER = ["root", "expert", "Mullapudi2016", "Li2018", "Adams2019", "Ansor", "Ansor-cold", "Ansor-model", "oneDNN", "OpenBLAS", "Eigen"]
 
 
 def main(paths):

@@ -25,7 +25,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-ORDER = ["root", "expert", "Mullapudi2016", "Li2018", "Adams2019", "Ansor", "Ansor-cold", "oneDNN", "OpenBLAS", "Eigen"]
+ORDER = ["root", "expert", "Mullapudi2016", "Li2018", "Adams2019", "Ansor", "Ansor-cold", "Ansor-model", "oneDNN", "OpenBLAS", "Eigen"]
 
 
 def number(s):
@@ -109,7 +109,7 @@ def plot_curves(src, dst, by_case):
                 sources.append(p["source"])
         for source in sources:
             mine = [p for p in pts if p["source"] == source]
-            label = "Ansor-cold" if source.endswith("-cold") else "Ansor"
+            label = "Ansor-cold" if source.endswith("-cold") else "Ansor-model" if source.endswith("-model") else "Ansor"
             trials = [int(p["trial"]) for p in mine]
             best = [number(p["best_ms"]) for p in mine]
             each = [(int(p["trial"]), number(p["ms"])) for p in mine if number(p["ms"]) is not None]

@@ -235,6 +235,8 @@ CaseRun run_case(const BenchCase &c, const CaseContext &ctx) {
             if (is_ansor_variant(name)) {
                 spec.ansor_search = o.search;
                 spec.ansor_cold = name == "Ansor-cold";
+                if (name == "Ansor-model") spec.ansor_model = o.ansor_model;
+                const std::string suffix = spec.ansor_cold ? "cold" : name == "Ansor-model" ? "model" : "";
                 spec.curve_file = work + "/" + name + "_curve.csv";
                 if (o.ansor_log.empty() && o.trials == 0) {
                     // Zero-shot: no log, so the plugin applies the cost model's choice.
@@ -242,7 +244,7 @@ CaseRun run_case(const BenchCase &c, const CaseContext &ctx) {
                     curve_source = "zero-shot";
                 } else if (o.ansor_log.empty()) {
                     spec.ansor_trials = o.trials;
-                    spec.ansor_log = o.out_dir + "/ansor_logs/" + c.file_stem() + (spec.ansor_cold ? ".cold" : "") + ".jsonl";
+                    spec.ansor_log = o.out_dir + "/ansor_logs/" + c.file_stem() + (suffix.empty() ? "" : "." + suffix) + ".jsonl";
                     // A rerun (--resume after an interruption) starts from a clean
                     // log, so the budget means the same for every case.
                     fs::remove(spec.ansor_log);
@@ -252,7 +254,7 @@ CaseRun run_case(const BenchCase &c, const CaseContext &ctx) {
                     spec.ansor_log = o.ansor_log;
                     curve_source = "log";
                 }
-                if (spec.ansor_cold) curve_source += "-cold";
+                if (!suffix.empty()) curve_source += "-" + suffix;
                 curve_file = spec.curve_file;
             }
             w = WorkerProcess::fork_function(label, [spec] { return run_halide_worker(spec); });

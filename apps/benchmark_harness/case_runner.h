@@ -20,7 +20,7 @@ struct CaseContext {
 
 // An Ansor variant's tuning curve for a case: "trial,ok,ms,best_ms" rows, and
 // where they came from ("tuned", "zero-shot" or "log"; "-cold" appended for
-// Ansor-cold).
+// Ansor-cold, "-model" for Ansor-model).
 struct TuningCurve {
     std::string source;
     std::vector<std::string> rows;

@@ -1,5 +1,6 @@
 #include "harness_options.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -13,8 +14,8 @@ namespace {
 
 const char *const kUsage =
     "usage: ansor_benchmark_harness [--quick] [--apps all|none|NAME[:SIZE=V...],...] [--ops all|none|OP[:i|:small],...]\n"
-    "           [--variants root,expert,Mullapudi2016,Li2018,Adams2019,Ansor,Ansor-cold,oneDNN,OpenBLAS,Eigen]\n"
-    "           [--trials N | --log TUNING_LOG] [--search random|model|evolution]\n"
+    "           [--variants root,expert,Mullapudi2016,Li2018,Adams2019,Ansor,Ansor-cold,Ansor-model,oneDNN,OpenBLAS,Eigen]\n"
+    "           [--trials N | --log TUNING_LOG] [--search random|model|evolution] [--model MODEL_FILE]\n"
     "           [--time-limit S] [--ansor-time-limit S] [--rounds R] [--samples S] [--timing fresh-process|in-worker]\n"
     "           [--threads N] [--tolerance T]\n"
     "           [--out DIR] [--resume] [--no-plot]\n"
@@ -23,11 +24,14 @@ const char *const kUsage =
     "  --quick         a run that fits in 10 minutes: gmm and c2d at shape 0 and the unsharp_mask app, Ansor 8\n"
     "                  trials, peers limited to 60 s each, 3 rounds x 3 samples (options given explicitly win)\n"
     "  --apps, --ops   the cases (default: every app and every operator at shape 0)\n"
-    "  --variants      which variants to build (default: all but Ansor-cold; expert exists for apps only, the\n"
-    "                  vendor libraries for matrix products and 2-D convolutions only); Ansor-cold is Ansor\n"
-    "                  without the shipped cost model (HL_ANSOR_MODEL=none), tuned in the same run\n"
+    "  --variants      which variants to build (default: all but Ansor-cold and Ansor-model; expert exists for\n"
+    "                  apps only, the vendor libraries for matrix products and 2-D convolutions only);\n"
+    "                  Ansor-cold is Ansor without the shipped cost model (HL_ANSOR_MODEL=none), Ansor-model\n"
+    "                  Ansor starting from the model file --model names, both tuned in the same run\n"
+    "  --model FILE    the cost model of the Ansor-model variant (HL_ANSOR_MODEL=FILE), to compare it with\n"
+    "                  the shipped one in one run\n"
     "  --trials N      Ansor's trial budget per case (200); its measurements go to DIR/ansor_logs/CASE.jsonl\n"
-    "                  (Ansor-cold's to CASE.cold.jsonl);\n"
+    "                  (Ansor-cold's to CASE.cold.jsonl, Ansor-model's to CASE.model.jsonl);\n"
     "                  0: zero-shot, the shipped cost model's choice with nothing measured\n"
     "  --log FILE      no tuning: apply FILE's best record for each case (HL_ANSOR_TRIALS=0 HL_ANSOR_LOG=FILE)\n"
     "  --time-limit S  seconds one peer autoscheduler may take to schedule and compile a case (1200);\n"
@@ -74,7 +78,8 @@ int parse_int(const std::string &flag, const std::string &value, int lo) {
 
 const std::vector<std::string> &all_variants() {
     static const std::vector<std::string> v = {"root",       "expert", "Mullapudi2016", "Li2018", "Adams2019",
-                                               "Ansor",      "Ansor-cold", "oneDNN",     "OpenBLAS", "Eigen"};
+                                               "Ansor",      "Ansor-cold", "Ansor-model", "oneDNN",   "OpenBLAS",
+                                               "Eigen"};
     return v;
 }
 
@@ -82,14 +87,14 @@ const std::vector<std::string> &default_variants() {
     static const std::vector<std::string> v = [] {
         std::vector<std::string> d;
         for (const auto &k : all_variants()) {
-            if (k != "Ansor-cold") d.push_back(k);
+            if (k != "Ansor-cold" && k != "Ansor-model") d.push_back(k);
         }
         return d;
     }();
     return v;
 }
 
-bool is_ansor_variant(const std::string &v) { return v == "Ansor" || v == "Ansor-cold"; }
+bool is_ansor_variant(const std::string &v) { return v == "Ansor" || v == "Ansor-cold" || v == "Ansor-model"; }
 
 std::string scheduler_of(const std::string &variant) { return is_ansor_variant(variant) ? "Ansor" : variant; }
 
@@ -120,6 +125,7 @@ HarnessOptions parse_harness_options(int argc, char **argv) {
         else if (flag == "--variants") variants = value;
         else if (flag == "--trials") o.trials = parse_int(flag, value, 0);
         else if (flag == "--log") o.ansor_log = value;
+        else if (flag == "--model") o.ansor_model = value;
         else if (flag == "--search") {
             if (value != "random" && value != "model" && value != "evolution") usage("--search: unknown policy \"" + value + "\"");
             o.search = value;
@@ -142,6 +148,7 @@ HarnessOptions parse_harness_options(int argc, char **argv) {
     }
     if (given.count("--trials") && given.count("--log")) usage("give --trials or --log, not both");
     if (given.count("--log") && !std::ifstream(o.ansor_log).good()) usage("--log " + o.ansor_log + ": cannot read it");
+    if (given.count("--model") && !std::ifstream(o.ansor_model).good()) usage("--model " + o.ansor_model + ": cannot read it");
     if (o.quick) {
         // Options given explicitly keep their values.
         if (!given.count("--apps")) apps = apps_available() ? "unsharp_mask" : "none";
@@ -190,6 +197,9 @@ HarnessOptions parse_harness_options(int argc, char **argv) {
             if (wanted.count(k)) o.variants.push_back(k);
         }
     }
+    const bool model_variant = std::count(o.variants.begin(), o.variants.end(), "Ansor-model") > 0;
+    if (model_variant && o.ansor_model.empty()) usage("the Ansor-model variant needs --model FILE");
+    if (!model_variant && !o.ansor_model.empty()) usage("--model is the Ansor-model variant's model; add it to --variants");
     return o;
 }
 

@@ -12,12 +12,15 @@ namespace ansor_harness {
 
 // Every variant the harness knows, in table order.
 const std::vector<std::string> &all_variants();
-// The variants a run builds when --variants is not given: all but Ansor-cold.
+// The variants a run builds when --variants is not given: all but Ansor-cold
+// and Ansor-model.
 const std::vector<std::string> &default_variants();
 bool is_vendor_variant(const std::string &v);
-bool is_autoscheduler_variant(const std::string &v);  // Mullapudi2016, Li2018, Adams2019, Ansor, Ansor-cold
-// Ansor, and Ansor-cold: the same plugin with HL_ANSOR_MODEL=none (no shipped
-// model: a random first round, then a model of the pipeline's own measurements).
+bool is_autoscheduler_variant(const std::string &v);  // Mullapudi2016, Li2018, Adams2019, the Ansor variants
+// Ansor; Ansor-cold: the same plugin with HL_ANSOR_MODEL=none (no shipped
+// model: a random first round, then a model of the pipeline's own
+// measurements); Ansor-model: the same plugin starting from --model's file.
+// Both tune in the same run as Ansor, so their ratios are comparable.
 bool is_ansor_variant(const std::string &v);
 // The autoscheduler a variant runs under ("Ansor" for both Ansor variants).
 std::string scheduler_of(const std::string &variant);
@@ -28,6 +31,7 @@ struct HarnessOptions {
     bool quick = false;
     int trials = 200;        // Ansor's budget per case (HL_ANSOR_TRIALS)
     std::string ansor_log;   // --log: apply this log's best record (HL_ANSOR_TRIALS=0)
+    std::string ansor_model; // --model: the Ansor-model variant's cost model (HL_ANSOR_MODEL)
     std::string search;      // HL_ANSOR_SEARCH; empty: the plugin's default
     double time_limit_s = 1200;     // per peer autoscheduler (schedule + compile)
     double ansor_time_limit_s = 0;  // 0: 120 s + 20 s per trial

@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """End-to-end test of ansor_benchmark_harness on one tiny case (ctest
 harness_end_to_end): the suite's gmm at its small shape with root,
-Mullapudi2016, Ansor (2 trials), OpenBLAS, and an Eigen whose executable is
+Mullapudi2016, Ansor (2 trials) with the shipped model, cold and with a
+model file named by --model, OpenBLAS, and an Eigen whose executable is
 missing, which must show as FAILED without stopping the run. Checks the CSV's
 rows and statuses, the tuning curve, the saved schedules, the chart, that
 --resume skips the finished case, and that bad input is refused by name.
 
-    check_harness_run.py HARNESS VENDOR_BIN_DIR WORK_DIR
+    check_harness_run.py HARNESS VENDOR_BIN_DIR WORK_DIR MODEL_FILE
 """
 import csv
 import json
@@ -28,7 +29,7 @@ def run(args, expect_rc=0):
     return p.stdout
 
 
-def main(harness, vendor_bin, work):
+def main(harness, vendor_bin, work, model):
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     # Only OpenBLAS's executable: the Eigen variant cannot start.
@@ -36,15 +37,20 @@ def main(harness, vendor_bin, work):
     os.makedirs(vendor)
     os.symlink(os.path.join(vendor_bin, "ansor_openblas_bench"), os.path.join(vendor, "ansor_openblas_bench"))
     out = os.path.join(work, "run")
-    args = [harness, "--apps", "none", "--ops", "gmm:small", "--variants", "Mullapudi2016,Ansor,Ansor-cold,OpenBLAS,Eigen",
+    # A copy of the shipped model under another name, so that the output
+    # tells which variant started from which file.
+    shutil.copy(model, os.path.join(work, "other_model.gz"))
+    model = os.path.join(work, "other_model.gz")
+    args = [harness, "--apps", "none", "--ops", "gmm:small", "--variants",
+            "Mullapudi2016,Ansor,Ansor-cold,Ansor-model,OpenBLAS,Eigen", "--model", model,
             "--trials", "2", "--rounds", "2", "--samples", "2", "--vendor-bin", vendor, "--out", out]
     text = run(args)
 
     rows = list(csv.DictReader(open(os.path.join(out, "results.csv"))))
     got = [(r["case"], r["variant"], r["status"]) for r in rows]
     want = [("gmm:small", v, s) for v, s in
-            [("root", "ok"), ("Mullapudi2016", "ok"), ("Ansor", "ok"), ("Ansor-cold", "ok"), ("OpenBLAS", "ok"),
-             ("Eigen", "failed")]]
+            [("root", "ok"), ("Mullapudi2016", "ok"), ("Ansor", "ok"), ("Ansor-cold", "ok"), ("Ansor-model", "ok"),
+             ("OpenBLAS", "ok"), ("Eigen", "failed")]]
     if got != want:
         fail(f"CSV rows {got}, expected {want}", text)
     for r in rows:
@@ -67,12 +73,13 @@ def main(harness, vendor_bin, work):
         fail("the printed table does not show Eigen as FAILED", text)
 
     curve = list(csv.DictReader(open(os.path.join(out, "tuning_curves.csv"))))
-    want_curve = [("gmm:small", source, trial) for source in ["tuned", "tuned-cold"] for trial in ["1", "2"]]
+    want_curve = [("gmm:small", source, trial) for source in ["tuned", "tuned-cold", "tuned-model"] for trial in ["1", "2"]]
     if [(c["case"], c["source"], c["trial"]) for c in curve] != want_curve:
         fail(f"tuning curve rows {curve}, expected {want_curve}", text)
     # Measured = delivered: each Ansor variant's row carries the tuner's time
     # for the program it applied, the best of its own log.
-    for variant, log_name in [("Ansor", "gmm_small.jsonl"), ("Ansor-cold", "gmm_small.cold.jsonl")]:
+    for variant, log_name in [("Ansor", "gmm_small.jsonl"), ("Ansor-cold", "gmm_small.cold.jsonl"),
+                              ("Ansor-model", "gmm_small.model.jsonl")]:
         with open(os.path.join(out, "ansor_logs", log_name)) as log:
             records = [json.loads(line) for line in log]
         if len(records) != 2:
@@ -83,10 +90,11 @@ def main(harness, vendor_bin, work):
             fail(f"{variant}'s tuned_ms {row['tuned_ms']}, its log's best is {tuned}", text)
     if any(r["tuned_ms"] for r in rows if not r["variant"].startswith("Ansor")):
         fail("a variant other than Ansor's has a tuned_ms", text)
-    # Ansor starts from the shipped model; Ansor-cold (HL_ANSOR_MODEL=none) does not.
-    if text.count("cost model starts from") != 1:
-        fail(f"'cost model starts from' printed {text.count('cost model starts from')} times, expected once "
-             "(Ansor only)", text)
+    # Ansor starts from the shipped model and Ansor-model from --model's file;
+    # Ansor-cold (HL_ANSOR_MODEL=none) from none.
+    if text.count("cost model starts from") != 2 or text.count(f"cost model starts from {model}") != 1:
+        fail(f"'cost model starts from' printed {text.count('cost model starts from')} times, expected twice "
+             f"(Ansor, and Ansor-model from {model})", text)
     if "time of Ansor-cold" not in text:
         fail("no summary against Ansor-cold", text)
     if "each sample a fresh process" not in text:
@@ -114,10 +122,20 @@ def main(harness, vendor_bin, work):
     text = run([harness, "--ops", "gmm", "--timing", "jit", "--out", os.path.join(work, "bad")], expect_rc=2)
     if "--timing" not in text or "jit" not in text:
         fail("an unknown --timing is not named in the error", text)
+    text = run([harness, "--ops", "gmm", "--variants", "Ansor-model", "--out", os.path.join(work, "bad")], expect_rc=2)
+    if "needs --model" not in text:
+        fail("Ansor-model without --model was not refused by name", text)
+    text = run([harness, "--ops", "gmm", "--model", model, "--out", os.path.join(work, "bad")], expect_rc=2)
+    if "add it to --variants" not in text:
+        fail("--model without the Ansor-model variant was not refused", text)
+    text = run([harness, "--ops", "gmm", "--variants", "Ansor-model", "--model", os.path.join(work, "no_such_model.gz"),
+                "--out", os.path.join(work, "bad")], expect_rc=2)
+    if "no_such_model.gz" not in text:
+        fail("an unreadable --model file is not named in the error", text)
     print("harness end to end: ok")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4:
+    if len(sys.argv) != 5:
         sys.exit(__doc__)
     main(*sys.argv[1:])
