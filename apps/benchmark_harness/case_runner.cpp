@@ -234,9 +234,8 @@ CaseRun run_case(const BenchCase &c, const CaseContext &ctx) {
             }
             if (is_ansor_variant(name)) {
                 spec.ansor_search = o.search;
-                spec.ansor_cold = name == "Ansor-cold";
-                if (name == "Ansor-model") spec.ansor_model = o.ansor_model;
-                const std::string suffix = spec.ansor_cold ? "cold" : name == "Ansor-model" ? "model" : "";
+                spec.ansor_model = ansor_model_of(name, o);
+                const std::string suffix = ansor_variant_suffix(name);
                 spec.curve_file = work + "/" + name + "_curve.csv";
                 if (o.ansor_log.empty() && o.trials == 0) {
                     // Zero-shot: no log, so the plugin applies the cost model's choice.

@@ -183,7 +183,6 @@ int run_halide_worker(const HalideVariantSpec &spec) {
             setenv("HL_ANSOR_TRIALS", std::to_string(spec.ansor_trials).c_str(), 1);
             if (!spec.ansor_log.empty()) setenv("HL_ANSOR_LOG", spec.ansor_log.c_str(), 1);
             if (!spec.ansor_search.empty()) setenv("HL_ANSOR_SEARCH", spec.ansor_search.c_str(), 1);
-            if (spec.ansor_cold) setenv("HL_ANSOR_MODEL", "none", 1);
             if (!spec.ansor_model.empty()) setenv("HL_ANSOR_MODEL", spec.ansor_model.c_str(), 1);
         }
         built = build_case_pipeline(c, spec.variant == "expert", spec.target);

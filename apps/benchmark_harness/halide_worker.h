@@ -24,12 +24,10 @@ struct HalideVariantSpec {
     int threads = 2;
     // Ansor: the environment the plugin reads (HL_ANSOR_TRIALS, HL_ANSOR_LOG,
     // HL_ANSOR_SEARCH, HL_ANSOR_MODEL); an empty search leaves the plugin's
-    // default; cold: no shipped model (HL_ANSOR_MODEL=none); a model file:
-    // start from it instead of the shipped one.
+    // default; an empty model leaves the shipped one (ansor_model_of).
     int ansor_trials = 0;
     std::string ansor_log;
     std::string ansor_search;
-    bool ansor_cold = false;
     std::string ansor_model;
     std::string schedule_file;  // autoschedulers: where their schedule source is saved
     std::string curve_file;     // Ansor: where the tuning curve rows go (trial,ok,ms,best_ms)

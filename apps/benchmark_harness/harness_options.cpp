@@ -98,6 +98,18 @@ bool is_ansor_variant(const std::string &v) { return v == "Ansor" || v == "Ansor
 
 std::string scheduler_of(const std::string &variant) { return is_ansor_variant(variant) ? "Ansor" : variant; }
 
+std::string ansor_variant_suffix(const std::string &variant) {
+    if (variant == "Ansor-cold") return "cold";
+    if (variant == "Ansor-model") return "model";
+    return "";
+}
+
+std::string ansor_model_of(const std::string &variant, const HarnessOptions &o) {
+    if (variant == "Ansor-cold") return "none";
+    if (variant == "Ansor-model") return o.ansor_model;
+    return "";
+}
+
 bool is_vendor_variant(const std::string &v) { return v == "oneDNN" || v == "OpenBLAS" || v == "Eigen"; }
 
 bool is_autoscheduler_variant(const std::string &v) {

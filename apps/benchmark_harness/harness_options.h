@@ -22,8 +22,10 @@ bool is_autoscheduler_variant(const std::string &v);  // Mullapudi2016, Li2018, 
 // measurements); Ansor-model: the same plugin starting from --model's file.
 // Both tune in the same run as Ansor, so their ratios are comparable.
 bool is_ansor_variant(const std::string &v);
-// The autoscheduler a variant runs under ("Ansor" for both Ansor variants).
+// The autoscheduler a variant runs under ("Ansor" for every Ansor variant).
 std::string scheduler_of(const std::string &variant);
+// What an Ansor variant's log and curve names carry: "" (Ansor), "cold", "model".
+std::string ansor_variant_suffix(const std::string &variant);
 
 struct HarnessOptions {
     std::vector<BenchCase> cases;
@@ -49,6 +51,10 @@ struct HarnessOptions {
 
     double ansor_limit() const { return ansor_time_limit_s > 0 ? ansor_time_limit_s : 120.0 + 20.0 * trials; }
 };
+
+// HL_ANSOR_MODEL for an Ansor variant: "" (the shipped model), "none" for
+// Ansor-cold, --model's file for Ansor-model.
+std::string ansor_model_of(const std::string &variant, const HarnessOptions &o);
 
 // Exits with status 2 and the usage text on a bad command line.
 HarnessOptions parse_harness_options(int argc, char **argv);
