@@ -12,6 +12,7 @@ geomean over the apps and over the operators separately (the cases where
 both variants ran correctly), how many cases it covers, how many the second
 variant wins, and the case with the smallest ratio.
 """
+import argparse
 import csv
 import math
 import sys
@@ -45,7 +46,7 @@ def parse_ratios(text):
     for item in text.split(","):
         parts = item.split("/")
         if len(parts) != 2 or not all(parts):
-            sys.exit(f"--ratios: \"{item}\" is not VARIANT/VARIANT")
+            raise argparse.ArgumentTypeError(f"\"{item}\" is not VARIANT/VARIANT")
         ratios.append((parts[0], parts[1]))
     return ratios
 
@@ -95,20 +96,19 @@ def print_geomeans(cases, by_case, kind, ratios):
                   f"smallest {worst[1]:.3f} ({worst[0]})")
 
 
-def main(args):
-    ratios = []
-    if args and args[0] == "--ratios":
-        if len(args) < 2:
-            sys.exit("--ratios needs a list: VARIANT/VARIANT,...")
-        ratios = parse_ratios(args[1])
-        args = args[2:]
-    if not args:
-        sys.exit(__doc__)
-    cases, by_case, kind = read_cases(args)
-    print_table(cases, by_case, ratios)
-    if ratios:
-        print_geomeans(cases, by_case, kind, ratios)
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ratios", type=parse_ratios, default=[], help="VARIANT/VARIANT,...")
+    parser.add_argument("csv", nargs="+", help="the harness's results.csv (later files win for a case they repeat)")
+    args = parser.parse_args()
+    cases, by_case, kind = read_cases(args.csv)
+    present = {v for d in by_case.values() for v in d}
+    for variant in {v for pair in args.ratios for v in pair} - present:
+        sys.exit(f"--ratios: no variant \"{variant}\" in {', '.join(args.csv)} (it has {', '.join(sorted(present))})")
+    print_table(cases, by_case, args.ratios)
+    if args.ratios:
+        print_geomeans(cases, by_case, kind, args.ratios)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()
