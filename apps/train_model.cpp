@@ -8,6 +8,7 @@
 //   ansor_train_model [LOG...] [--corpus FILE...] [--corpus-pipelines N] --out FILE
 //                     [--objective pairwise|square|lambdarank] [--pair-weighting programs|pipelines|pairs]
 //       [--max-rounds 300] [--early-stopping 0] [--target T]
+//       [--max-depth 10] [--eta 0.2] [--min-child-weight 0] [--subsample 1] [--colsample 1]
 //
 // LOGs are tuning logs of operator-suite pipelines (every suite pipeline is
 // rebuilt in process and its records featurised as the search sees them;
@@ -57,14 +58,26 @@ struct Args {
     // otherwise outweigh the corpus's 16-program pipelines by their n² pairs.
     ansor::PackSumParams::PairWeighting pair_weighting = ansor::PackSumParams::PairWeighting::Programs;
     std::string target = default_target;
+    // The booster's tree settings (PackSumParams' defaults unless given).
+    ansor::PackSumParams trees;
 };
 
 [[noreturn]] void usage(const std::string &problem) {
     std::fprintf(stderr,
                  "%s\nusage: ansor_train_model [LOG...] [--corpus FILE...] [--corpus-pipelines N] --out FILE [--objective pairwise|square|lambdarank] "
-                 "[--pair-weighting programs|pipelines|pairs] [--max-rounds N] [--early-stopping ROUNDS (0: off)] [--target T]\n",
+                 "[--pair-weighting programs|pipelines|pairs] [--max-rounds N] [--early-stopping ROUNDS (0: off)] [--target T]\n"
+                 "       [--max-depth D] [--eta E] [--min-child-weight W] [--subsample SHARE] [--colsample SHARE]\n",
                  problem.c_str());
     std::exit(2);
+}
+
+// A number of an option, within [lo, hi]; anything else is a usage error naming the option.
+double number_option(const std::string &option, const std::string &value, double lo, double hi) {
+    char *end = nullptr;
+    const double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !(v >= lo && v <= hi))
+        usage(option + " must be a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], not " + value);
+    return v;
 }
 
 Args parse(int argc, char **argv) {
@@ -102,6 +115,11 @@ Args parse(int argc, char **argv) {
         } else if (arg == "--max-rounds") a.max_rounds = std::atoi(value.c_str());
         else if (arg == "--early-stopping") a.early_stopping_rounds = std::atoi(value.c_str());
         else if (arg == "--target") a.target = value;
+        else if (arg == "--max-depth") a.trees.max_depth = (int)number_option(arg, value, 1, 30);
+        else if (arg == "--eta") a.trees.eta = number_option(arg, value, 1e-6, 1);
+        else if (arg == "--min-child-weight") a.trees.min_child_weight = number_option(arg, value, 0, 1e9);
+        else if (arg == "--subsample") a.trees.subsample = number_option(arg, value, 1e-6, 1);
+        else if (arg == "--colsample") a.trees.colsample_bytree = number_option(arg, value, 1e-6, 1);
         else if (arg == "--corpus-pipelines") {
             char *end = nullptr;
             const long long n = std::strtoll(value.c_str(), &end, 10);
@@ -130,7 +148,7 @@ int main(int argc, char **argv) {
                         "another target, %zu untuned, %zu with another key, %zu programs unreplayable\n",
                         c.entries, c.programs, c.duplicates, c.other_target, c.untuned, c.key_mismatch, c.unreplayable);
         }
-        ansor::PackSumParams params;
+        ansor::PackSumParams params = args.trees;
         params.objective = ansor::pack_sum_objective(args.objective);
         params.max_rounds = args.max_rounds;
         params.early_stopping_rounds = args.early_stopping_rounds;

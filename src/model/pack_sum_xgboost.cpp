@@ -210,6 +210,8 @@ void *PackSumXGBoost::new_booster(void *dtrain) const {
     set("gamma", num(params_.gamma));
     set("min_child_weight", num(params_.min_child_weight));
     set("eta", num(params_.eta));
+    set("subsample", num(params_.subsample));
+    set("colsample_bytree", num(params_.colsample_bytree));
     set("tree_method", params_.tree_method);
     set("max_bin", std::to_string(params_.max_bin));
     set("nthread", std::to_string(params_.nthread));

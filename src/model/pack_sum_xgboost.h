@@ -26,6 +26,10 @@ struct PackSumParams {
     double gamma = 0.001;
     double min_child_weight = 0;
     double eta = 0.2;
+    // Shares of statement rows and of feature columns each tree is grown
+    // on (XGBoost's subsample and colsample_bytree; 1: all, as TVM).
+    double subsample = 1.0;
+    double colsample_bytree = 1.0;
     // XGBoost's tree construction: histograms of max_bin bins per feature.
     std::string tree_method = "hist";
     int max_bin = 256;
