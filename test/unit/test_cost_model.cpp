@@ -4,6 +4,7 @@
 // (fake) time, one TrainedModel serves two pipelines' cost models, and
 // XGBoost's failures surface as clear errors. Nothing is measured.
 #include "model/make_cost_model.h"
+#include "model/model_blend.h"
 #include "model/random_cost_model.h"
 #include "model/ranking_pairs.h"
 #include "model/xgboost_cost_model.h"
@@ -280,6 +281,46 @@ TEST_CASE("cost model: a saved model predicts the same after loading") {
     // A model of another feature count is refused.
     PackSumXGBoost wider(Synthetic::kFeatures + 1);
     CHECK_THROWS_WITH_AS(wider.load(model.save()), doctest::Contains("features"), std::runtime_error);
+}
+
+TEST_CASE("cost model: a blend of models scores every statement with the weighted sum of their scores") {
+    Synthetic train(200, 6), test(60, 7);
+    PackSumParams shallow;
+    shallow.max_depth = 2;
+    shallow.max_rounds = 25;
+    PackSumParams deep;
+    deep.max_depth = 6;
+    deep.max_rounds = 15;
+    deep.objective = PackSumParams::Objective::Pairwise;
+    PackSumXGBoost a(Synthetic::kFeatures, shallow), b(Synthetic::kFeatures, deep);
+    a.train(train.batch, train.labels);
+    b.train(train.batch, train.labels);
+    const PackSumPrediction pa = a.predict(test.batch), pb = b.predict(test.batch);
+
+    const PackSumXGBoost blend = blend_pack_sum_models({&a, &b}, {0.5, 3.0});
+    CHECK(blend.rounds() == a.rounds() + b.rounds());
+    const PackSumPrediction p = blend.predict(test.batch);
+    REQUIRE(p.statements.size() == pa.statements.size());
+    double worst = 0;
+    for (size_t i = 0; i < p.statements.size(); i++) {
+        worst = std::max(worst, std::abs(p.statements[i] - (0.5 * pa.statements[i] + 3.0 * pb.statements[i])));
+    }
+    CHECK(worst < 1e-4);
+    // The scores differ from either member's, so the check above is not met by a copy.
+    CHECK(p.programs != pa.programs);
+    CHECK(p.programs != pb.programs);
+
+    // It saves and loads back as any model does.
+    PackSumXGBoost loaded(Synthetic::kFeatures);
+    loaded.load(blend.save());
+    CHECK(loaded.predict(test.batch).statements == p.statements);
+
+    PackSumXGBoost untrained(Synthetic::kFeatures);
+    CHECK_THROWS_WITH_AS(blend_pack_sum_models({&a, &untrained}, {1, 1}), doctest::Contains("untrained"),
+                         std::invalid_argument);
+    CHECK_THROWS_WITH_AS(blend_pack_sum_models({&a, &b}, {1, 0}), doctest::Contains("not positive"),
+                         std::invalid_argument);
+    CHECK_THROWS_AS(blend_pack_sum_models({&a, &b}, {1}), std::invalid_argument);
 }
 
 TEST_CASE("cost model: XGBoost failures become errors that say what failed") {
