@@ -1,5 +1,7 @@
 #include "dag/pipeline_dag.h"
 
+#include "dag/read_widths.h"
+
 #include "util/errors.h"
 
 #include <algorithm>
@@ -229,7 +231,7 @@ bool EmbeddedBuffer::covers_region() const {
 }
 
 PipelineDAG::PipelineDAG(const std::vector<Function> &outputs, int parallelism)
-    : outputs_(outputs), parallelism_(std::max(1, parallelism)) {
+    : outputs_(outputs), parallelism_(std::max(1, parallelism)), read_widths_(std::make_shared<ReadWidthMemo>()) {
     collect_nodes();
     check_estimates();
     compute_regions();

@@ -8,11 +8,14 @@
 #include <Halide.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace ansor {
+
+class ReadWidthMemo;
 
 enum class LoopKind { Space, Reduction };
 
@@ -133,6 +136,10 @@ public:
     const std::vector<std::string> &warnings() const { return warnings_; }
     const std::vector<Halide::Internal::Function> &outputs() const { return outputs_; }
     const std::map<std::string, Halide::Internal::Function> &env() const { return env_; }
+    // Bounds inference on what a consumer reads of a producer, memoised for
+    // every program of this pipeline (read_widths.h): replaying a program's
+    // loop nest asks it for every footprint.
+    ReadWidthMemo &read_widths() const { return *read_widths_; }
     int parallelism() const { return parallelism_; }
 
     // Total floating point / integer arithmetic operations of one run, for
@@ -191,6 +198,7 @@ private:
     std::vector<EmbeddedBuffer> embedded_;
     std::vector<std::string> warnings_;
     int parallelism_;
+    std::shared_ptr<ReadWidthMemo> read_widths_;
     double flops_ = 0;
 };
 

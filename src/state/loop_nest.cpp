@@ -1,6 +1,7 @@
 #include "state/loop_nest.h"
 
 #include "dag/definition_analysis.h"
+#include "dag/read_widths.h"
 
 #include <algorithm>
 #include <set>
@@ -41,7 +42,7 @@ int ModelStage::find(const std::string &loop) const {
 }
 
 LoopNest::LoopNest(const PipelineDAG &dag)
-    : dag_(&dag), footprint_memo_(std::make_shared<std::map<std::string, std::vector<int64_t>>>()) {
+    : dag_(&dag) {
     // Consumers first, the order steps replay in.
     for (int i = (int)dag.nodes().size() - 1; i >= 0; i--) {
         const Node &n = dag.node(i);
@@ -373,32 +374,6 @@ std::map<std::string, LoopNest::InnerExtent> LoopNest::inner_extents(const Locat
 
 namespace {
 
-// Widths of `producer`'s dims that `e` reads with the variables of `scope`
-// over their ranges; a width that is not a constant clears `exact`.
-void widen_by_reads(Expr e, const std::string &producer, const Scope<Interval> &scope,
-                    const std::vector<bool> &inlined, const PipelineDAG &dag, std::vector<int64_t> &ext, bool &exact) {
-    // Inlined Funcs disappear into the consumer; look through them.
-    e = inline_all(dag, e, inlined);
-    auto boxes = boxes_required(e, scope);
-    auto it = boxes.find(producer);
-    if (it == boxes.end()) return;
-    for (size_t d = 0; d < ext.size() && d < it->second.size(); d++) {
-        Expr width = simplify(it->second[d].max - it->second[d].min + 1);
-        const int64_t *w = as_const_int(width);
-        if (!w) {
-            exact = false;
-            continue;
-        }
-        ext[d] = std::max(ext[d], *w);
-    }
-}
-
-std::vector<Expr> definition_exprs(const Definition &def) {
-    std::vector<Expr> exprs = def.args();
-    for (const Expr &v : def.values()) exprs.push_back(v);
-    return exprs;
-}
-
 // Unknown or empty widths fall back to the producer's region at root.
 void clamp_to_root(const Node &pn, bool exact, std::vector<int64_t> &ext) {
     for (size_t d = 0; d < ext.size(); d++) {
@@ -548,15 +523,6 @@ std::vector<int64_t> LoopNest::direct_footprint(const ModelFunc &producer, const
                           loc.stage + 1 == (int)consumer.stages.size();
 
     const std::vector<bool> inl = dag_->inlined_into(def_owner.dag_index, inlined_nodes());
-    std::ostringstream key;
-    key << producer.name << "@" << consumer.name << ":" << loc.stage << ":";
-    for (const auto &kv : inner) key << kv.first << "=" << kv.second.extent << ",";
-    key << "|";
-    for (bool b : inl) key << b;
-    if (factored) key << "|factored";
-    auto memo = footprint_memo_->find(key.str());
-    if (memo != footprint_memo_->end()) return memo->second;
-
     const Definition &def = def_stage == 0 ? cn.func.definition() : cn.func.updates()[def_stage - 1];
     std::set<std::string> looped;
     if (factored) {
@@ -564,20 +530,17 @@ std::vector<int64_t> LoopNest::direct_footprint(const ModelFunc &producer, const
             for (const auto &o : l.origins) looped.insert(o.first);
         }
     }
-    Scope<Interval> scope;
-    for (const auto &a : cn.pure_args) scope.push(a, Interval(0, (int)inner_of(a) - 1));
+    std::map<std::string, int64_t> extents;
+    for (const auto &a : cn.pure_args) extents[a] = inner_of(a);
     for (const auto &rv : def.schedule().rvars()) {
         int64_t extent = inner_of(rv.var);
         if (factored && !looped.count(rv.var)) extent = reduction_extent(cn.stages[def_stage], rv.var);
-        scope.push(rv.var, Interval(0, (int)extent - 1));
+        extents[rv.var] = extent;
     }
-
-    std::vector<int64_t> ext(producer.pure_args.size(), 0);
-    bool exact = true;
-    for (const Expr &e : definition_exprs(def)) widen_by_reads(e, producer.name, scope, inl, *dag_, ext, exact);
-    clamp_to_root(pn, exact, ext);
-    (*footprint_memo_)[key.str()] = ext;
-    return ext;
+    ReadWidths read =
+        dag_->read_widths().widths(*dag_, producer.name, producer.pure_args.size(), cn, def_stage, inl, extents);
+    clamp_to_root(pn, read.exact, read.widths);
+    return read.widths;
 }
 
 std::vector<int64_t> LoopNest::footprint_through(const ModelFunc &producer, const ModelFunc &consumer,
@@ -585,31 +548,22 @@ std::vector<int64_t> LoopNest::footprint_through(const ModelFunc &producer, cons
     const Node &pn = dag_->node(producer.dag_index);
     const Node &cn = dag_->node(consumer.dag_index);
     const std::vector<bool> inl = dag_->inlined_into(consumer.dag_index, inlined_nodes());
-    std::ostringstream key;
-    key << producer.name << "<-" << consumer.name << ":";
-    for (int64_t e : consumer_extents) key << e << ",";
-    key << "|";
-    for (bool b : inl) key << b;
-    auto memo = footprint_memo_->find(key.str());
-    if (memo != footprint_memo_->end()) return memo->second;
-
     // Every stage of the consumer over its whole region at the location.
     std::vector<int64_t> ext(producer.pure_args.size(), 0);
     bool exact = true;
     for (size_t s = 0; s < cn.stages.size(); s++) {
         const Definition &def = s == 0 ? cn.func.definition() : cn.func.updates()[s - 1];
-        Scope<Interval> scope;
+        std::map<std::string, int64_t> extents;
         for (size_t a = 0; a < cn.pure_args.size(); a++) {
-            int64_t e = a < consumer_extents.size() ? consumer_extents[a] : 1;
-            scope.push(cn.pure_args[a], Interval(0, (int)e - 1));
+            extents[cn.pure_args[a]] = a < consumer_extents.size() ? consumer_extents[a] : 1;
         }
-        for (const auto &rv : def.schedule().rvars()) {
-            scope.push(rv.var, Interval(0, (int)reduction_extent(cn.stages[s], rv.var) - 1));
-        }
-        for (const Expr &e : definition_exprs(def)) widen_by_reads(e, producer.name, scope, inl, *dag_, ext, exact);
+        for (const auto &rv : def.schedule().rvars()) extents[rv.var] = reduction_extent(cn.stages[s], rv.var);
+        const ReadWidths read =
+            dag_->read_widths().widths(*dag_, producer.name, producer.pure_args.size(), cn, (int)s, inl, extents);
+        for (size_t d = 0; d < ext.size(); d++) ext[d] = std::max(ext[d], read.widths[d]);
+        exact = exact && read.exact;
     }
     clamp_to_root(pn, exact, ext);
-    (*footprint_memo_)[key.str()] = ext;
     return ext;
 }
 

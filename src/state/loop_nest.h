@@ -235,9 +235,6 @@ private:
 
     const PipelineDAG *dag_;
     std::vector<ModelFunc> funcs_;
-    // Footprints are pure functions of (producer, consumer, inner extents,
-    // inlined set); states share one memo so replay stays cheap.
-    std::shared_ptr<std::map<std::string, std::vector<int64_t>>> footprint_memo_;
 };
 
 }  // namespace ansor
