@@ -3,12 +3,7 @@
 # shipped model does; a zero weight, a missing member and a single member
 # are refused, the first two by name.
 # -DBLEND=ansor_blend_models -DACCURACY=ansor_model_accuracy -DDATASET=model_dataset.jsonl.gz -DMODEL=ansor_cost_model.gz -DWORK=dir
-file(MAKE_DIRECTORY ${WORK})
-set(log ${WORK}/first_200_records.jsonl)
-execute_process(COMMAND sh -c "zcat '${DATASET}' | head -n 200 > '${log}'" RESULT_VARIABLE rc)
-if (NOT rc EQUAL 0)
-  message(FATAL_ERROR "could not extract 200 records of ${DATASET}")
-endif ()
+include(${CMAKE_CURRENT_LIST_DIR}/first_records.cmake)
 set(blend ${WORK}/self_blend.gz)
 file(REMOVE ${blend})
 execute_process(COMMAND ${BLEND} ${MODEL}:1 ${MODEL}:1 --out ${blend}

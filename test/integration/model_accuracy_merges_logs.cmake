@@ -2,12 +2,7 @@
 # the same 200 records given as two logs must make 200 programs, not 400
 # (a program in both the train and the test split would flatter the model).
 # -DTOOL=ansor_model_accuracy -DDATASET=model_dataset.jsonl.gz -DWORK=dir
-file(MAKE_DIRECTORY ${WORK})
-set(log ${WORK}/first_200_records.jsonl)
-execute_process(COMMAND sh -c "zcat '${DATASET}' | head -n 200 > '${log}'" RESULT_VARIABLE rc)
-if (NOT rc EQUAL 0)
-  message(FATAL_ERROR "could not extract 200 records of ${DATASET}")
-endif ()
+include(${CMAKE_CURRENT_LIST_DIR}/first_records.cmake)
 execute_process(COMMAND ${TOOL} ${log} ${log} --no-leave-one-out --max-rounds 20
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if (NOT rc EQUAL 0)

@@ -3,12 +3,7 @@
 # programs far better than chance (it has seen them), and a file that is
 # not a model must be refused by name.
 # -DTOOL=ansor_model_accuracy -DDATASET=model_dataset.jsonl.gz -DMODEL=ansor_cost_model.gz -DWORK=dir
-file(MAKE_DIRECTORY ${WORK})
-set(log ${WORK}/first_200_records.jsonl)
-execute_process(COMMAND sh -c "zcat '${DATASET}' | head -n 200 > '${log}'" RESULT_VARIABLE rc)
-if (NOT rc EQUAL 0)
-  message(FATAL_ERROR "could not extract 200 records of ${DATASET}")
-endif ()
+include(${CMAKE_CURRENT_LIST_DIR}/first_records.cmake)
 execute_process(COMMAND ${TOOL} ${log} --model ${MODEL}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if (NOT rc EQUAL 0)
