@@ -71,10 +71,6 @@ std::vector<int64_t> extents_of(const std::vector<std::string> &vars, const std:
     return out;
 }
 
-}  // namespace
-
-namespace {
-
 // Whether `e` calls a Func or an input.
 bool calls_values(const Expr &e) {
     struct Finder : public IRGraphVisitor {
@@ -183,12 +179,12 @@ ReadWidthMemo::Reads &ReadWidthMemo::reads(const PipelineDAG &dag, const std::st
     return reads_.emplace(key, std::move(r)).first->second;
 }
 
-std::vector<std::pair<int64_t, bool>> ReadWidthMemo::compute(const Reads &r, size_t producer_dims,
-                                                             const std::string &producer,
-                                                             const std::map<std::string, int64_t> &extents) const {
+std::vector<ReadWidthMemo::DimWidth> ReadWidthMemo::compute(const Reads &r, size_t producer_dims,
+                                                            const std::string &producer,
+                                                            const std::map<std::string, int64_t> &extents) const {
     Scope<Interval> scope;
     for (const auto &[var, extent] : extents) scope.push(var, Interval(0, (int)extent - 1));
-    std::vector<std::pair<int64_t, bool>> dims(producer_dims, {0, true});
+    std::vector<DimWidth> dims(producer_dims);
     for (const Expr &e : r.exprs) {
         auto boxes = boxes_required(e, scope);
         auto it = boxes.find(producer);
@@ -197,10 +193,10 @@ std::vector<std::pair<int64_t, bool>> ReadWidthMemo::compute(const Reads &r, siz
             Expr width = simplify(it->second[d].max - it->second[d].min + 1);
             const int64_t *w = as_const_int(width);
             if (!w) {
-                dims[d].second = false;
+                dims[d].constant = false;
                 continue;
             }
-            dims[d].first = std::max(dims[d].first, *w);
+            dims[d].width = std::max(dims[d].width, *w);
         }
     }
     return dims;
@@ -214,11 +210,11 @@ ReadWidths ReadWidthMemo::widths(const PipelineDAG &dag, const std::string &prod
         entries_ = 0;
     }
     Reads &r = reads(dag, producer, producer_dims, consumer, def_stage, inlined);
-    auto combine = [&](const std::vector<std::pair<int64_t, bool>> &dims) {
+    auto combine = [](const std::vector<DimWidth> &dims) {
         ReadWidths out;
-        for (const auto &[width, constant] : dims) {
-            out.widths.push_back(width);
-            out.exact = out.exact && constant;
+        for (const DimWidth &d : dims) {
+            out.widths.push_back(d.width);
+            out.exact = out.exact && d.constant;
         }
         return out;
     };
@@ -233,7 +229,7 @@ ReadWidths ReadWidthMemo::widths(const PipelineDAG &dag, const std::string &prod
         }
         return combine(found->second);
     }
-    std::vector<std::pair<int64_t, bool>> dims(producer_dims);
+    std::vector<DimWidth> dims(producer_dims);
     std::vector<std::vector<int64_t>> keys(producer_dims);
     bool all_found = true;
     for (size_t d = 0; d < producer_dims; d++) {

@@ -31,6 +31,7 @@ struct ReadWidths {
     bool exact = true;            // false if some width is not a constant
 };
 
+// Not thread-safe: one search replays programs at a time.
 class ReadWidthMemo {
 public:
     // The widths of `producer`'s dims (`producer_dims` of them) that stage
@@ -40,13 +41,18 @@ public:
                       int def_stage, const std::vector<bool> &inlined, const std::map<std::string, int64_t> &extents);
 
 private:
+    // One producer dim: the widest constant width read, and whether every width read was constant.
+    struct DimWidth {
+        int64_t width = 0;
+        bool constant = true;
+    };
     // What one (producer, consumer stage, inlined set) reads, found once.
     struct Reads {
         std::vector<Halide::Expr> exprs;             // the stage's args and values, inlined
         std::vector<std::vector<std::string>> vars;  // per producer dim: the variables its indices use
         bool per_dim = false;                        // whether dims may be memoised one by one
-        std::vector<std::map<std::vector<int64_t>, std::pair<int64_t, bool>>> dims;  // per dim: width, constant
-        std::map<std::vector<int64_t>, std::vector<std::pair<int64_t, bool>>> whole;  // when !per_dim
+        std::vector<std::map<std::vector<int64_t>, DimWidth>> dims;  // per dim, by its variables' extents
+        std::map<std::vector<int64_t>, std::vector<DimWidth>> whole;  // when !per_dim, by every extent
     };
     // Which Funcs' inlining can change what `consumer` reads of `producer`:
     // those on a call path from one to the other (a Func called off every
@@ -60,9 +66,9 @@ private:
     const Relevant &relevant(const PipelineDAG &dag, int producer, int consumer);
     Reads &reads(const PipelineDAG &dag, const std::string &producer, size_t producer_dims, const Node &consumer,
                  int def_stage, const std::vector<bool> &inlined);
-    // Per producer dim: the widest constant width read, and whether every width was constant.
-    std::vector<std::pair<int64_t, bool>> compute(const Reads &r, size_t producer_dims, const std::string &producer,
-                                                  const std::map<std::string, int64_t> &extents) const;
+    // Bounds inference itself, every producer dim at once.
+    std::vector<DimWidth> compute(const Reads &r, size_t producer_dims, const std::string &producer,
+                                  const std::map<std::string, int64_t> &extents) const;
 
     // A memo may always be dropped: past this many widths kept, it starts
     // again, so a long search's memory stays bounded.
