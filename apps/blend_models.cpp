@@ -75,7 +75,6 @@ int main(int argc, char **argv) {
         std::vector<double> weights;
         ansor::ModelFileInfo info = loaded[0].info;
         info.sources.clear();
-        info.members.clear();
         for (size_t i = 0; i < loaded.size(); i++) {
             const ansor::ModelFileInfo &mi = loaded[i].info;
             if (mi.objective != info.objective) {
@@ -93,7 +92,6 @@ int main(int argc, char **argv) {
             }
             info.sources.push_back("blend member " + members[i].path + " (" + std::to_string(loaded[i].trees->rounds()) +
                                    " trees, weight " + weight_text(members[i].weight) + ")");
-            info.members.push_back({members[i].path, loaded[i].trees->rounds(), members[i].weight});
             trees.push_back(loaded[i].trees.get());
             weights.push_back(members[i].weight);
         }

@@ -35,24 +35,6 @@ void scale_tree(json &tree, double weight) {
     }
 }
 
-void check_weight(double weight) {
-    if (!std::isfinite(weight) || weight <= 0) {
-        throw std::invalid_argument("model blend: weight " + std::to_string(weight) + " is not positive");
-    }
-}
-
-// `booster` with `trees` (numbered afresh) in place of its own, as a model.
-PackSumXGBoost with_trees(json booster, json trees, const PackSumXGBoost &like) {
-    for (size_t i = 0; i < trees.size(); i++) trees[i]["id"] = (long long)i;
-    json &model = gbtree_model(booster);
-    model["gbtree_model_param"]["num_trees"] = std::to_string(trees.size());
-    model["tree_info"] = json(std::vector<int>(trees.size(), 0));
-    model["trees"] = std::move(trees);
-    PackSumXGBoost out(like.num_features(), like.params());
-    out.load(booster.dump());  // XGBoost reads a JSON document as well as its UBJSON
-    return out;
-}
-
 }  // namespace
 
 PackSumXGBoost blend_pack_sum_models(const std::vector<const PackSumXGBoost *> &members,
@@ -65,7 +47,9 @@ PackSumXGBoost blend_pack_sum_models(const std::vector<const PackSumXGBoost *> &
         if (members[m]->num_features() != members[0]->num_features()) {
             throw std::invalid_argument("blend_pack_sum_models: members of different feature counts");
         }
-        check_weight(weights[m]);
+        if (!std::isfinite(weights[m]) || weights[m] <= 0) {
+            throw std::invalid_argument("blend_pack_sum_models: weight " + std::to_string(weights[m]) + " is not positive");
+        }
     }
     json blend = booster_json(*members[0]);
     const json base_score = blend.at("learner").at("learner_model_param").at("base_score");
@@ -78,26 +62,18 @@ PackSumXGBoost blend_pack_sum_models(const std::vector<const PackSumXGBoost *> &
         }
         for (json &tree : gbtree_model(member).at("trees")) {
             scale_tree(tree, weights[m]);
+            tree["id"] = (long long)trees.size();
             trees.push_back(std::move(tree));
         }
     }
-    return with_trees(std::move(blend), std::move(trees), *members[0]);
-}
+    json &model = gbtree_model(blend);
+    model["gbtree_model_param"]["num_trees"] = std::to_string(trees.size());
+    model["tree_info"] = json(std::vector<int>(trees.size(), 0));
+    model["trees"] = std::move(trees);
 
-PackSumXGBoost blend_member(const PackSumXGBoost &blend, int begin, int end, double weight) {
-    if (!blend.trained() || begin < 0 || begin >= end || end > blend.rounds()) {
-        throw std::invalid_argument("blend_member: trees [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                    ") of a blend of " + std::to_string(blend.rounds()));
-    }
-    check_weight(weight);
-    json booster = booster_json(blend);
-    json &all = gbtree_model(booster).at("trees");
-    json trees = json::array();
-    for (int t = begin; t < end; t++) {
-        scale_tree(all[t], 1 / weight);
-        trees.push_back(std::move(all[t]));
-    }
-    return with_trees(std::move(booster), std::move(trees), blend);
+    PackSumXGBoost out(members[0]->num_features(), members[0]->params());
+    out.load(blend.dump());  // XGBoost reads a JSON document as well as its UBJSON
+    return out;
 }
 
 }  // namespace ansor

@@ -23,11 +23,4 @@ namespace ansor {
 PackSumXGBoost blend_pack_sum_models(const std::vector<const PackSumXGBoost *> &members,
                                      const std::vector<double> &weights);
 
-// One member back out of a blend: trees [begin, end) of `blend`, their
-// leaves divided by `weight`, so that it scores programs as the member did
-// before blending (its base score is counted once per statement, as in the
-// member alone). Throws std::invalid_argument unless the blend is trained,
-// 0 <= begin < end <= its trees and the weight is finite and positive.
-PackSumXGBoost blend_member(const PackSumXGBoost &blend, int begin, int end, double weight);
-
 }  // namespace ansor

@@ -1,13 +1,9 @@
 #include "model/model_file.h"
 
 #include "features/program_features.h"
-#include "model/model_blend.h"
 #include "util/errors.h"
 
 #include <nlohmann/json.hpp>
-
-#include <cmath>
-#include <stdexcept>
 
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -39,61 +35,15 @@ std::string read_maybe_gzipped(const std::string &path) {
     return bytes;
 }
 
-// The blend members the header lists, each sliced out of m.trees.
-void read_members(const nlohmann::json &header, const std::string &path, LoadedModel &m) {
-    if (!header.contains("members")) return;
-    const nlohmann::json &members = header["members"];
-    const std::string culprit = "the cost model file " + path + " lists its blend members wrongly: ";
-    if (!members.is_array()) throw UserError(culprit + "\"members\" is not an array");
-    int begin = 0;
-    for (const nlohmann::json &j : members) {
-        ModelMember member;
-        try {
-            member.name = j.at("name").get<std::string>();
-            member.trees = j.at("trees").get<int>();
-            member.weight = j.at("weight").get<double>();
-        } catch (const nlohmann::json::exception &) {
-            throw UserError(culprit + "a member without a name, a tree count or a weight: " + j.dump());
-        }
-        if (member.trees <= 0 || begin + member.trees > m.trees->rounds()) {
-            throw UserError(culprit + "member " + member.name + " has trees [" + std::to_string(begin) + ", " +
-                            std::to_string(begin + member.trees) + ") of " + std::to_string(m.trees->rounds()));
-        }
-        if (!std::isfinite(member.weight) || member.weight <= 0) {
-            throw UserError(culprit + "member " + member.name + " has weight " + j.at("weight").dump());
-        }
-        m.members.push_back(std::make_shared<PackSumXGBoost>(
-            blend_member(*m.trees, begin, begin + member.trees, member.weight)));
-        begin += member.trees;
-        m.info.members.push_back(member);
-    }
-    if (begin != m.trees->rounds()) {
-        throw UserError(culprit + "they hold " + std::to_string(begin) + " trees, the file " +
-                        std::to_string(m.trees->rounds()));
-    }
-}
-
 }  // namespace
 
 void save_model_file(const std::string &path, const PackSumXGBoost &trees, ModelFileInfo info) {
     if (!trees.trained()) throw UserError("cannot save an untrained cost model to " + path);
     info.feature_set = feature_set_version();
-    int member_trees = 0;
-    nlohmann::json members = nlohmann::json::array();
-    for (const ModelMember &m : info.members) {
-        if (m.trees <= 0) throw std::invalid_argument("save_model_file: member " + m.name + " has no trees");
-        member_trees += m.trees;
-        members.push_back({{"name", m.name}, {"trees", m.trees}, {"weight", m.weight}});
-    }
-    if (!info.members.empty() && member_trees != trees.rounds()) {
-        throw std::invalid_argument("save_model_file: the members have " + std::to_string(member_trees) +
-                                    " trees, the model " + std::to_string(trees.rounds()));
-    }
     nlohmann::json header = {{"format", kFormat},           {"version", kVersion},
                              {"feature_set", info.feature_set}, {"objective", info.objective},
                              {"target", info.target},       {"pipelines", info.pipelines},
                              {"programs", info.programs},   {"sources", info.sources}};
-    if (!info.members.empty()) header["members"] = members;
     const std::string bytes = header.dump() + "\n" + trees.save();
     gzFile out = gzopen(path.c_str(), "wb9");
     if (!out) throw UserError("cannot write the cost model file " + path);
@@ -140,7 +90,6 @@ LoadedModel load_model_file(const std::string &path) {
         throw UserError("the cost model file " + path + " has unreadable trees: " + e.what());
     }
     m.trees = std::move(trees);
-    read_members(header, path, m);
     return m;
 }
 

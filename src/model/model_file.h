@@ -9,11 +9,6 @@
 // whole gzip-compressed (a plain file reads as well). A model
 // is only meaningful for the features it was trained on, so a file of
 // another feature set (features::feature_set_version) is refused.
-//
-// A blend of models (model_blend.h) also lists its members in the header,
-//   "members": [{"name": N, "trees": T, "weight": W}, ...]
-// the trees of each following the previous member's, so that a search can
-// ask every member's opinion as well as the blend's (search/consensus.h).
 #include "model/pack_sum_xgboost.h"
 
 #include <memory>
@@ -22,37 +17,25 @@
 
 namespace ansor {
 
-// One model of a blend: its trees are `trees` consecutive ones of the file.
-struct ModelMember {
-    std::string name;  // e.g. the file it came from
-    int trees = 0;
-    double weight = 1;  // its leaves' scale in the blend
-};
-
 struct ModelFileInfo {
     std::string feature_set;  // feature_set_version() of the build that trained it
     std::string objective;    // "pairwise" or "square"
     std::string target;       // Halide target the training programs were measured on
     size_t pipelines = 0, programs = 0;
     std::vector<std::string> sources;  // what it was trained on, for people
-    std::vector<ModelMember> members;  // empty unless the file is a blend
 };
 
 struct LoadedModel {
     std::shared_ptr<const PackSumXGBoost> trees;
     ModelFileInfo info;
-    // Each of info.members as it was before blending, in that order.
-    std::vector<std::shared_ptr<const PackSumXGBoost>> members;
 };
 
 // Writes `trees` (trained) with `info` (its feature_set is filled in here).
-// Throws UserError naming `path` if it cannot be written, and
-// std::invalid_argument if info.members do not add up to the trees.
+// Throws UserError naming `path` if it cannot be written.
 void save_model_file(const std::string &path, const PackSumXGBoost &trees, ModelFileInfo info);
 
 // Throws UserError naming `path` if the file is missing, not a model file,
-// malformed (members included), or of another feature set (naming both
-// versions).
+// malformed, or of another feature set (naming both versions).
 LoadedModel load_model_file(const std::string &path);
 
 // The model file installed beside the library that holds this code

@@ -3,7 +3,6 @@
 #include "model/gpu_launch_model.h"
 #include "model/make_cost_model.h"
 #include "model/model_file.h"
-#include "search/consensus.h"
 #include "measure/fresh_process_measurer.h"
 #include "measure/gpu_measurer.h"
 #include "search/evolutionary_search.h"
@@ -159,7 +158,6 @@ CostModel &TuningSession::model() {
     if (settings_.cost_model == CostModelKind::XGBoost && !settings_.model_file.empty()) {
         LoadedModel file = load_model_file(settings_.model_file);
         prior = file.trees;
-        blend_members_ = file.members;
         if (settings_.progress) {
             std::fprintf(stderr, "[ansor] cost model starts from %s (%zu programs of %zu pipelines)\n",
                          settings_.model_file.c_str(), file.info.programs, file.info.pipelines);
@@ -272,46 +270,12 @@ std::vector<State> TuningSession::zero_shot_ranking(int count) {
     if (settings_.model_file.empty() && settings_.pretrain.empty() && !parts_.make_model) return {};
     CostModel &ranker = model();
     if (!ranker.can_rank()) return {};
-    if (blend_members_.size() < 2) return evolve_under(ranker, count);
-    return jury_ranking(count);
+    return evolve_under(ranker, count);
 }
 
-std::vector<State> TuningSession::jury_ranking(int count) {
-    // Each member evolves its share of the population, so that the pick
-    // takes the time one model's would.
-    const int members = (int)blend_members_.size();
-    const int population = std::max(kJuryElite, settings_.tuner.evolution.population / members);
-    std::vector<std::unique_ptr<CostModel>> judges;
-    std::vector<std::vector<State>> elites;
-    std::vector<State> finalists;
-    std::set<std::string> finalist_keys;
-    for (const auto &member : blend_members_) {
-        judges.push_back(make_cost_model(CostModelKind::XGBoost, dag_, settings_.tuner.seed, settings_.model_objective,
-                                         member));
-        elites.push_back(evolve_under(*judges.back(), kJuryElite, population));
-        for (size_t i = 0; i < elites.back().size() && (int)i < kJuryFinalists; i++) {
-            if (finalist_keys.insert(elites.back()[i].key()).second) finalists.push_back(elites.back()[i]);
-        }
-    }
-    std::vector<std::vector<double>> finalist_scores, elite_scores;
-    for (int m = 0; m < members; m++) {
-        finalist_scores.push_back(judges[m]->predict(finalists));
-        elite_scores.push_back(judges[m]->predict(elites[m]));
-    }
-    const std::vector<size_t> order = jury_order(finalist_scores, elite_scores);
-    std::vector<State> ranked;
-    for (size_t i = 0; i < order.size() && (int)i < count; i++) ranked.push_back(finalists[order[i]]);
-    if (settings_.progress && !order.empty()) {
-        std::fprintf(stderr, "[ansor] zero-shot: the %d models of the blend agree best on finalist %zu of %zu\n",
-                     members, order[0] + 1, finalists.size());
-    }
-    return ranked;
-}
-
-std::vector<State> TuningSession::evolve_under(CostModel &ranker, int count, int population) {
+std::vector<State> TuningSession::evolve_under(CostModel &ranker, int count) {
     auto start = std::chrono::steady_clock::now();
     EvolutionOptions evolution = settings_.tuner.evolution;
-    if (population > 0) evolution.population = population;
     if (settings_.progress) {
         std::fprintf(stderr, "[ansor] zero-shot: evolving %d programs for %d generations under the %s model\n",
                      evolution.population, evolution.generations, ranker.name().c_str());
@@ -443,7 +407,6 @@ SessionChoice TuningSession::choose() {
         chosen = verified_gpu_choice(how);
     } else if ((chosen = zero_shot_choice())) {
         how.zero_shot = true;
-        if (blend_members_.size() >= 2) how.agreeing_models = (int)blend_members_.size();
     } else {
         std::mt19937_64 rng(settings_.tuner.seed);
         chosen = sampler_->sample(rng);
@@ -462,12 +425,7 @@ SessionChoice TuningSession::choose() {
         if (!how.ranked_by.empty()) {
             src << "zero-shot: the program the " << how.ranked_by << " model ranks best, nothing measured";
         } else {
-            if (how.agreeing_models > 0) {
-                src << "zero-shot: the program the " << how.agreeing_models
-                    << " models of the blend agree on best, nothing measured";
-            } else {
-                src << "zero-shot: the program the cost model ranks best, nothing measured";
-            }
+            src << "zero-shot: the program the cost model ranks best, nothing measured";
             if (!settings_.model_file.empty()) src << " (model " << settings_.model_file << ")";
         }
     } else if (how.measured) {

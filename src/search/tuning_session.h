@@ -10,7 +10,6 @@
 //   if (session.settings().tuner.trials > 0) session.tune();
 //   SessionChoice choice = session.choose();
 #include "model/cost_model.h"
-#include "model/pack_sum_xgboost.h"
 #include "records/pipeline_key.h"
 #include "records/pretraining_set.h"
 #include "records/tuning_log.h"
@@ -48,7 +47,6 @@ struct SessionChoice {
         bool from_log = false;  // the log's best record, applied without measuring
         bool zero_shot = false; // ranked best by the cost model, nothing measured
         std::string ranked_by;  // the ranking model's name where it is not the session's cost model
-        int agreeing_models = 0;  // zero-shot with a blend: how many members agreed on it (consensus.h)
         double best_ms = 0;
         int trials = 0, failures = 0;  // this session's measurements
         std::string not_measured_because;  // why the pipeline could not be measured, if it could not
@@ -122,16 +120,11 @@ private:
     // population under it, measuring nothing; none if the model cannot rank.
     std::optional<State> zero_shot_choice();
     // The `count` programs the cost model ranks best after evolving a
-    // population under it, best first; empty if the model cannot rank. With
-    // a blended model file, jury_ranking's.
+    // population under it, best first; empty if the model cannot rank.
     std::vector<State> zero_shot_ranking(int count);
-    // The blend's members' finalists in the order of their worst judgement
-    // (consensus.h), the first `count`.
-    std::vector<State> jury_ranking(int count);
     // The `count` programs `ranker` ranks best after evolving a population
-    // (of `population` programs; 0: the settings') under it (progress on
-    // stderr), best first.
-    std::vector<State> evolve_under(CostModel &ranker, int count, int population = 0);
+    // under it (progress on stderr), best first.
+    std::vector<State> evolve_under(CostModel &ranker, int count);
     // GPU targets: the measurer that verifies programs where no GPU times
     // them (gpu_choice.h); null, with the reason in gpu_unverifiable_, when
     // the reference cannot run here.
@@ -156,9 +149,6 @@ private:
     std::unique_ptr<Measurer> measurer_;
     std::optional<double> reference_ms_;
     std::unique_ptr<CostModel> model_;
-    // The members of a blended model file (model_file.h), each alone; the
-    // zero-shot pick is the one they agree on (consensus.h). Empty otherwise.
-    std::vector<std::shared_ptr<const PackSumXGBoost>> blend_members_;
     std::unique_ptr<Tuner> tuner_;
     std::vector<State> pending_suggestions_;
     int64_t logged_trials_ = 0;  // index of the next record appended

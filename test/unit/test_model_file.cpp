@@ -5,7 +5,6 @@
 // applies the program it ranks best (zero-shot).
 #include "fake_machine.h"
 #include "model/make_cost_model.h"
-#include "model/model_blend.h"
 #include "model/model_file.h"
 #include "model/xgboost_cost_model.h"
 #include "search/tuning_session.h"
@@ -90,81 +89,6 @@ TEST_CASE("model file: a model of another feature set, or no model file at all, 
                          UserError);
 }
 
-namespace {
-
-// The trees of a model trained on other matmul programs than SavedModel's.
-struct OtherModel {
-    MatmulPrograms programs{24};
-    std::unique_ptr<CostModel> model = make_cost_model(CostModelKind::XGBoost, programs.dag, 0, ModelObjective::Pairwise);
-    OtherModel() { model->update(programs.train, fake_results(programs.train)); }
-    const PackSumXGBoost &trees() const { return dynamic_cast<const XGBoostCostModel &>(*model).trained_model().trees(); }
-};
-
-// Rewrites `from` with the first `old_text` of its header replaced by `new_text`.
-void write_with_header_edit(const std::string &from, const std::string &to, const std::string &old_text,
-                            const std::string &new_text) {
-    gzFile in = gzopen(from.c_str(), "rb");
-    REQUIRE(in);
-    std::string bytes;
-    char buf[4096];
-    for (int n; (n = gzread(in, buf, sizeof(buf))) > 0;) bytes.append(buf, (size_t)n);
-    gzclose(in);
-    const size_t at = bytes.find(old_text);
-    REQUIRE(at < bytes.find('\n'));
-    bytes.replace(at, old_text.size(), new_text);
-    std::ofstream(to, std::ios::binary) << bytes;
-}
-
-}  // namespace
-
-TEST_CASE("model file: a blend lists its members, and each member read back scores programs as it did alone") {
-    SavedModel saved;
-    OtherModel other;
-    LoadedModel a = load_model_file(saved.path);
-    const PackSumXGBoost blend = blend_pack_sum_models({a.trees.get(), &other.trees()}, {0.5, 3.0});
-    ModelFileInfo info = a.info;
-    info.members = {{"a.gz", a.trees->rounds(), 0.5}, {"b.gz", other.trees().rounds(), 3.0}};
-    const std::string path = temp_path("blend");
-    save_model_file(path, blend, info);
-    LoadedModel loaded = load_model_file(path);
-    REQUIRE(loaded.members.size() == 2);
-    CHECK(loaded.info.members[1].name == "b.gz");
-    CHECK(loaded.info.members[1].trees == other.trees().rounds());
-    CHECK(loaded.info.members[1].weight == 3.0);
-    const std::vector<State> &programs = saved.programs.test;
-    auto scores = [&](std::shared_ptr<const PackSumXGBoost> trees) {
-        return make_cost_model(CostModelKind::XGBoost, saved.programs.dag, 0, ModelObjective::Pairwise, trees)
-            ->predict(programs);
-    };
-    const std::vector<double> alone[2] = {scores(a.trees), scores(std::shared_ptr<const PackSumXGBoost>(
-                                                                &other.trees(), [](const PackSumXGBoost *) {}))};
-    const std::vector<double> blended = scores(loaded.trees);
-    for (int m = 0; m < 2; m++) {
-        const std::vector<double> member = scores(loaded.members[m]);
-        double worst = 0;
-        for (size_t i = 0; i < programs.size(); i++) worst = std::max(worst, std::abs(member[i] - alone[m][i]));
-        CHECK(worst < 1e-3);
-        CHECK(member != blended);  // not the blend's scores
-    }
-    // A plain model file has no members.
-    CHECK(a.members.empty());
-
-    // Members that do not add up to the trees are refused, when saved and when read.
-    ModelFileInfo short_info = info;
-    short_info.members[1].trees--;
-    CHECK_THROWS_AS(save_model_file(temp_path("short"), blend, short_info), std::invalid_argument);
-    const std::string edited = temp_path("edited");
-    const std::string trees_b = "\"trees\":" + std::to_string(other.trees().rounds());
-    write_with_header_edit(path, edited, trees_b, "\"trees\":1");
-    CHECK_THROWS_WITH_AS(load_model_file(edited),
-                         doctest::Contains(("the cost model file " + edited + " lists its blend members wrongly").c_str()),
-                         UserError);
-    write_with_header_edit(path, edited, "\"weight\":3.0", "\"weight\":0");
-    CHECK_THROWS_WITH_AS(load_model_file(edited), doctest::Contains("member b.gz has weight 0"), UserError);
-    std::remove(edited.c_str());
-    std::remove(path.c_str());
-}
-
 TEST_CASE("model file: a model that starts from it ranks at once and fine-tunes on the pipeline's programs") {
     SavedModel saved;
     LoadedModel loaded = load_model_file(saved.path);
@@ -219,30 +143,4 @@ TEST_CASE("zero-shot: with no budget and no log, the session applies the program
     CHECK(TuningSession(saved.programs.dag, target, o).choose().state.key() == c.state.key());
     Options none = Options::from_map({{"HL_ANSOR_MODEL", "none"}, {"HL_ANSOR_TRIALS", "0"}, {"HL_ANSOR_PROGRESS", "0"}});
     CHECK_FALSE(TuningSession(saved.programs.dag, target, none).choose().how.zero_shot);
-}
-
-TEST_CASE("zero-shot: with a blend, the session applies the program its members agree on best") {
-    SavedModel saved;
-    LoadedModel a = load_model_file(saved.path);
-    const Halide::Target target = fake_machine_target();
-    auto choose_with = [&](const std::string &model, const char *population) {
-        Options o = Options::from_map({{"HL_ANSOR_MODEL", model}, {"HL_ANSOR_TRIALS", "0"}, {"HL_ANSOR_PROGRESS", "0"},
-                                       {"HL_ANSOR_POPULATION", population}, {"HL_ANSOR_GENERATIONS", "2"}});
-        return TuningSession(saved.programs.dag, target, o).choose();
-    };
-    // A model blended with itself: both members evolve the same elite (each
-    // from half the population) and judge alike, so the pick is the model's
-    // own from that population.
-    ModelFileInfo info = a.info;
-    info.members = {{"a.gz", a.trees->rounds(), 0.5}, {"a-again.gz", a.trees->rounds(), 0.5}};
-    const std::string self_blend = temp_path("self_blend");
-    save_model_file(self_blend, blend_pack_sum_models({a.trees.get(), a.trees.get()}, {0.5, 0.5}), info);
-    const SessionChoice alone = choose_with(saved.path, "64"), blended = choose_with(self_blend, "128");
-    CHECK(blended.state.key() == alone.state.key());
-    CHECK(blended.how.zero_shot);
-    CHECK(blended.how.agreeing_models == 2);
-    CHECK(blended.source.rfind("// Ansor: zero-shot: the program the 2 models of the blend agree on best", 0) == 0);
-    CHECK(alone.how.agreeing_models == 0);
-
-    std::remove(self_blend.c_str());
 }
