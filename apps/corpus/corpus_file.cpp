@@ -115,6 +115,7 @@ size_t parse_entries(const std::string &path, const std::string &text, std::vect
                 open->target = p.at("target").get<std::string>();
                 open->parallelism = p.at("parallelism").get<int>();
                 open->funcs = p.value("funcs", 0);
+                open->model = p.value("model", "");
             } else if (j.contains("end")) {
                 if (!open) throw ansor::UserError("an end line outside a pipeline entry");
                 open->seconds = j.at("end").value("seconds", 0.0);
@@ -193,6 +194,7 @@ std::string entry_lines(const CorpusEntry &e) {
     for (const auto &[name, value] : e.spec.params) params[name] = value;
     json head = {{"generator", e.spec.generator}, {"params", params},       {"key", e.key},
                  {"target", e.target},            {"parallelism", e.parallelism}, {"funcs", e.funcs}};
+    if (!e.model.empty()) head["model"] = e.model;
     std::string s = json{{"pipeline", head}}.dump() + "\n";
     for (const CorpusProgram &p : e.programs) {
         json j = {{"steps", p.steps}, {"ok", p.ok}};

@@ -1,7 +1,7 @@
 #pragma once
 // The corpus file (docs/corpus.md): measured programs of many pipelines, one
 // entry per pipeline, as compact JSON lines:
-//   {"pipeline":{"generator":..,"params":{..},"key":..,"target":..,"parallelism":2,"funcs":N}}
+//   {"pipeline":{"generator":..,"params":{..},"key":..,"target":..,"parallelism":2,"funcs":N[,"model":M]}}
 //   {"steps":[..],"ok":true,"min_ms":..,"median_ms":..,"seconds":..}      one per program
 //   {"end":{"programs":N,"seconds":S}}            (or with "error" when it could not be tuned)
 // An entry is appended in one piece: a gzip member of its own when the path
@@ -39,6 +39,9 @@ struct CorpusEntry {
     std::string target;  // Halide::Target::to_string() of the measurements
     int parallelism = 2;
     int funcs = 0;
+    // The cost model file the programs were ranked by from the first round
+    // (its picks: CorpusRunOptions::model), "" for the corpus's own search.
+    std::string model;
     std::vector<CorpusProgram> programs;
     double seconds = 0;  // the whole entry's wall time
     std::string error;   // why the pipeline could not be tuned ("" if it was)

@@ -5,7 +5,9 @@
 //
 //   ansor_corpus --out corpus/corpus.jsonl.gz [--seeds 0-99] [--stages N] [--max-size 1024] [--min-size 16]
 //       [--programs 16] [--round 8] [--population 256] [--suite] [--minutes M]
-//       [--target T] [--parallelism 2]
+//       [--target T] [--parallelism 2] [--model FILE]
+//   --model: rank by that cost model file from the first round, so that the
+//   programs measured are its picks (a file of their own: docs/corpus.md)
 //   --apps: the 14 apps at their default sizes (the accuracy benchmark's
 //   evaluation set; keep them in a file of their own, never train on it)
 //
@@ -38,7 +40,7 @@ void on_signal(int) {
     std::fprintf(stderr,
                  "%s\nusage: ansor_corpus --out FILE [--seeds A-B] [--stages N (0: 2..16 drawn per seed)] "
                  "[--max-size N] [--min-size N] [--programs N] [--round N] [--population N] [--suite] [--apps] [--minutes M] "
-                 "[--target T] [--parallelism N]\n       ansor_corpus --summary FILE\n",
+                 "[--target T] [--parallelism N] [--model FILE]\n       ansor_corpus --summary FILE\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -112,6 +114,7 @@ Args parse(int argc, char **argv) {
         else if (arg == "--minutes") a.run.minutes = std::atof(value.c_str());
         else if (arg == "--target") a.run.target = Halide::Target(value);
         else if (arg == "--parallelism") a.run.parallelism = int_value(arg, value);
+        else if (arg == "--model") a.run.model = value;
         else usage("unknown option " + arg);
     }
     if (a.run.out.empty()) usage("needs --out FILE");

@@ -1,6 +1,7 @@
 #include "corpus_run.h"
 
 #include "corpus_pipelines.h"
+#include "model/model_file.h"
 #include "records/canonical_steps.h"
 #include "records/pipeline_key.h"
 #include "util/errors.h"
@@ -49,6 +50,7 @@ std::optional<CorpusEntry> tune_one(const CorpusRunOptions &run, const PipelineS
     e.spec = spec;
     e.target = run.target.to_string();
     e.parallelism = run.parallelism;
+    e.model = run.model;
     try {
         std::unique_ptr<BuiltPipeline> built = build_pipeline(spec, run.target);
         ansor::PipelineDAG dag(built->outputs(), run.parallelism);
@@ -99,8 +101,9 @@ ansor::SessionSettings corpus_settings(const CorpusRunOptions &run, const Pipeli
     o.trials = run.programs;
     o.measures_per_round = run.per_round;
     if (!o.population_given) o.population = run.population;
-    // The corpus does not depend on any model file, pretraining set or log.
-    o.model = "none";
+    // The corpus depends on no pretraining set or log, and on a model file
+    // only where the run names one.
+    o.model = run.model.empty() ? "none" : run.model;
     o.pretrain.clear();
     o.log.clear();
     // Each pipeline's search seed from its spec, so a pipeline's programs do
@@ -117,6 +120,9 @@ CorpusRunStats run_corpus(const CorpusRunOptions &run) {
     if (run.programs < 1 || run.per_round < 1 || run.population < 1) {
         throw ansor::UserError("corpus: programs, per_round and population must be at least 1");
     }
+    // A model file that cannot be used is refused before anything is
+    // measured, not recorded as every pipeline's error.
+    if (!run.model.empty()) ansor::load_model_file(run.model);
     const auto start = Clock::now();
     CorpusRunStats stats;
     stats.total = run.specs.size();

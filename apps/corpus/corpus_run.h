@@ -21,6 +21,11 @@ struct CorpusRunOptions {
     int programs = 16;             // programs measured per pipeline
     int per_round = 8;             // programs per round (the first round is random)
     int population = 256;          // evolution's population, unless HL_ANSOR_POPULATION is set
+    // A cost model file (model/model_file.h) to rank by from the first
+    // round instead of sampling at random: the programs measured are the
+    // ones it rates best after evolution, i.e. where a trained model errs
+    // when it picks without measuring. "" (the default): no model file.
+    std::string model;
     ansor::Options options;        // HL_ANSOR_* (measurement, annotation, evolution, seed)
     Halide::Target target;
     int parallelism = 2;           // the DAG analysis's (the training tool's must match)
@@ -40,8 +45,9 @@ struct CorpusRunStats {
     double seconds = 0;
 };
 
-// The session settings a corpus pipeline is tuned with (no model file, the
-// corpus's round size, population and trials, a seed drawn from the spec).
+// The session settings a corpus pipeline is tuned with (the run's model file
+// or none, the corpus's round size, population and trials, a seed drawn
+// from the spec).
 ansor::SessionSettings corpus_settings(const CorpusRunOptions &run, const PipelineSpec &spec,
                                        const ansor::PipelineDAG &dag);
 

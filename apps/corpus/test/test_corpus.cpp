@@ -223,6 +223,38 @@ TEST_CASE("corpus: suite operators and layers are measured and read back under t
     std::remove(path.c_str());
 }
 
+TEST_CASE("corpus: with a model file, the search ranks by it from the first round and each entry names it") {
+    const std::string path = temp_path("model", ".jsonl.gz");
+    CorpusRunOptions run = small_run(path, 0, 1);
+    run.model = ANSOR_SHIPPED_MODEL_FILE;
+    {
+        std::unique_ptr<BuiltPipeline> built = build_pipeline(run.specs[0], cpu);
+        ansor::PipelineDAG dag(built->outputs(), run.parallelism);
+        CHECK(corpus_settings(run, run.specs[0], dag).model_file == run.model);
+        CorpusRunOptions plain = small_run(path, 0, 1);
+        CHECK(corpus_settings(plain, run.specs[0], dag).model_file.empty());
+    }
+    CHECK(run_corpus(run).done == 2);
+    const CorpusContents c = read_corpus(path);
+    REQUIRE(c.entries.size() == 2);
+    for (const CorpusEntry &e : c.entries) {
+        CHECK(e.model == run.model);
+        CHECK(e.error.empty());
+        CHECK(e.programs.size() == 2);
+    }
+    // Entries of the search without a model say nothing of one.
+    CHECK(entry_lines(c.entries[0]).find("\"model\"") != std::string::npos);
+    CorpusEntry plain_entry = c.entries[0];
+    plain_entry.model.clear();
+    CHECK(entry_lines(plain_entry).find("\"model\"") == std::string::npos);
+    std::remove(path.c_str());
+
+    // A model file that cannot be read stops the run before it measures anything.
+    run.model = "/no/such/model.gz";
+    CHECK_THROWS_WITH_AS(run_corpus(run), doctest::Contains("/no/such/model.gz"), ansor::UserError);
+    CHECK(read_corpus(path).entries.empty());
+}
+
 TEST_CASE("corpus: pipeline specs") {
     for (uint64_t seed = 0; seed < 200; seed++) {
         CHECK(stages_for_seed(seed) >= 2);
