@@ -2,9 +2,9 @@
 // The corpus command's core (ansor_corpus, docs/corpus.md), callable with a
 // fake measurer: for each pipeline spec not yet complete in the corpus file,
 // build the pipeline, tune it with a TuningSession (random programs in the
-// first round, then programs evolved under the cost model the session trains
-// on what it measured), and append the pipeline and every measured program
-// to the file as one entry.
+// first round, or a model file's picks, then programs evolved under the cost
+// model the session trains on what it measured), and append the pipeline
+// and every measured program to the file as one entry.
 #include "corpus_file.h"
 #include "options/options.h"
 #include "search/tuning_session.h"
@@ -19,7 +19,7 @@ struct CorpusRunOptions {
     std::vector<PipelineSpec> specs;
     std::string out;               // corpus file, appended to (".gz": gzip members)
     int programs = 16;             // programs measured per pipeline
-    int per_round = 8;             // programs per round (the first round is random)
+    int per_round = 8;             // programs per round (the first random, or the model's picks)
     int population = 256;          // evolution's population, unless HL_ANSOR_POPULATION is set
     // A cost model file (model/model_file.h) to rank by from the first
     // round instead of sampling at random: the programs measured are the
