@@ -235,6 +235,7 @@ CaseRun run_case(const BenchCase &c, const CaseContext &ctx) {
             if (is_ansor_variant(name)) {
                 spec.ansor_search = o.search;
                 spec.ansor_model = ansor_model_of(name, o);
+                spec.ansor_judge = ansor_judge_of(name, o);
                 const std::string suffix = ansor_variant_suffix(name);
                 spec.curve_file = work + "/" + name + "_curve.csv";
                 if (o.ansor_log.empty() && o.trials == 0) {

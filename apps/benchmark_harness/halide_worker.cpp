@@ -184,6 +184,7 @@ int run_halide_worker(const HalideVariantSpec &spec) {
             if (!spec.ansor_log.empty()) setenv("HL_ANSOR_LOG", spec.ansor_log.c_str(), 1);
             if (!spec.ansor_search.empty()) setenv("HL_ANSOR_SEARCH", spec.ansor_search.c_str(), 1);
             if (!spec.ansor_model.empty()) setenv("HL_ANSOR_MODEL", spec.ansor_model.c_str(), 1);
+            if (!spec.ansor_judge.empty()) setenv("HL_ANSOR_JUDGE_MODEL", spec.ansor_judge.c_str(), 1);
         }
         built = build_case_pipeline(c, spec.variant == "expert", spec.target);
         // Analyse before scheduling: the DAG reads only the algorithm and estimates.

@@ -29,6 +29,7 @@ struct HalideVariantSpec {
     std::string ansor_log;
     std::string ansor_search;
     std::string ansor_model;
+    std::string ansor_judge;  // HL_ANSOR_JUDGE_MODEL; empty leaves the shipped judge (ansor_judge_of)
     std::string schedule_file;  // autoschedulers: where their schedule source is saved
     std::string curve_file;     // Ansor: where the tuning curve rows go (trial,ok,ms,best_ms)
     // Time in a fresh process per sample (fresh_process_timer.h), building

@@ -16,6 +16,7 @@ const char *const kUsage =
     "usage: ansor_benchmark_harness [--quick] [--apps all|none|NAME[:SIZE=V...],...] [--ops all|none|OP[:i|:small],...]\n"
     "           [--variants root,expert,Mullapudi2016,Li2018,Adams2019,Ansor,Ansor-cold,Ansor-model,oneDNN,OpenBLAS,Eigen]\n"
     "           [--trials N | --log TUNING_LOG] [--search random|model|evolution] [--model MODEL_FILE]\n"
+    "           [--judge MODEL_FILE|none]\n"
     "           [--time-limit S] [--ansor-time-limit S] [--rounds R] [--samples S] [--timing fresh-process|in-worker]\n"
     "           [--threads N] [--tolerance T]\n"
     "           [--out DIR] [--resume] [--no-plot]\n"
@@ -30,6 +31,8 @@ const char *const kUsage =
     "                  Ansor starting from the model file --model names, both tuned in the same run\n"
     "  --model FILE    the cost model of the Ansor-model variant (HL_ANSOR_MODEL=FILE), to compare it with\n"
     "                  the shipped one in one run\n"
+    "  --judge FILE    the Ansor-model variant's zero-shot judge (HL_ANSOR_JUDGE_MODEL=FILE; none: the\n"
+    "                  cost model's own best program; default: the shipped judge)\n"
     "  --trials N      Ansor's trial budget per case (200); its measurements go to DIR/ansor_logs/CASE.jsonl\n"
     "                  (Ansor-cold's to CASE.cold.jsonl, Ansor-model's to CASE.model.jsonl);\n"
     "                  0: zero-shot, the shipped cost model's choice with nothing measured\n"
@@ -110,6 +113,10 @@ std::string ansor_model_of(const std::string &variant, const HarnessOptions &o) 
     return "";
 }
 
+std::string ansor_judge_of(const std::string &variant, const HarnessOptions &o) {
+    return variant == "Ansor-model" ? o.ansor_judge : "";
+}
+
 bool is_vendor_variant(const std::string &v) { return v == "oneDNN" || v == "OpenBLAS" || v == "Eigen"; }
 
 bool is_autoscheduler_variant(const std::string &v) {
@@ -138,6 +145,7 @@ HarnessOptions parse_harness_options(int argc, char **argv) {
         else if (flag == "--trials") o.trials = parse_int(flag, value, 0);
         else if (flag == "--log") o.ansor_log = value;
         else if (flag == "--model") o.ansor_model = value;
+        else if (flag == "--judge") o.ansor_judge = value;
         else if (flag == "--search") {
             if (value != "random" && value != "model" && value != "evolution") usage("--search: unknown policy \"" + value + "\"");
             o.search = value;
@@ -161,6 +169,9 @@ HarnessOptions parse_harness_options(int argc, char **argv) {
     if (given.count("--trials") && given.count("--log")) usage("give --trials or --log, not both");
     if (given.count("--log") && !std::ifstream(o.ansor_log).good()) usage("--log " + o.ansor_log + ": cannot read it");
     if (given.count("--model") && !std::ifstream(o.ansor_model).good()) usage("--model " + o.ansor_model + ": cannot read it");
+    if (given.count("--judge") && o.ansor_judge != "none" && !std::ifstream(o.ansor_judge).good()) {
+        usage("--judge " + o.ansor_judge + ": cannot read it");
+    }
     if (o.quick) {
         // Options given explicitly keep their values.
         if (!given.count("--apps")) apps = apps_available() ? "unsharp_mask" : "none";
@@ -212,6 +223,7 @@ HarnessOptions parse_harness_options(int argc, char **argv) {
     const bool model_variant = std::count(o.variants.begin(), o.variants.end(), "Ansor-model") > 0;
     if (model_variant && o.ansor_model.empty()) usage("the Ansor-model variant needs --model FILE");
     if (!model_variant && !o.ansor_model.empty()) usage("--model is the Ansor-model variant's model; add it to --variants");
+    if (!model_variant && !o.ansor_judge.empty()) usage("--judge is the Ansor-model variant's judge; add it to --variants");
     return o;
 }
 

@@ -34,6 +34,7 @@ struct HarnessOptions {
     int trials = 200;        // Ansor's budget per case (HL_ANSOR_TRIALS)
     std::string ansor_log;   // --log: apply this log's best record (HL_ANSOR_TRIALS=0)
     std::string ansor_model; // --model: the Ansor-model variant's cost model (HL_ANSOR_MODEL)
+    std::string ansor_judge; // --judge: the Ansor-model variant's zero-shot judge (HL_ANSOR_JUDGE_MODEL)
     std::string search;      // HL_ANSOR_SEARCH; empty: the plugin's default
     double time_limit_s = 1200;     // per peer autoscheduler (schedule + compile)
     double ansor_time_limit_s = 0;  // 0: 120 s + 20 s per trial
@@ -55,6 +56,8 @@ struct HarnessOptions {
 // HL_ANSOR_MODEL for an Ansor variant: "" (the shipped model), "none" for
 // Ansor-cold, --model's file for Ansor-model.
 std::string ansor_model_of(const std::string &variant, const HarnessOptions &o);
+// The HL_ANSOR_JUDGE_MODEL an Ansor variant runs with ("": the plugin's default).
+std::string ansor_judge_of(const std::string &variant, const HarnessOptions &o);
 
 // Exits with status 2 and the usage text on a bad command line.
 HarnessOptions parse_harness_options(int argc, char **argv);

@@ -93,14 +93,23 @@ LoadedModel load_model_file(const std::string &path) {
     return m;
 }
 
-std::string shipped_model_path() {
+namespace {
+
+// `name` in the directory of the library that holds this code, or "" if it is not there.
+std::string beside_this_library(const char *name) {
     Dl_info info;
-    if (!dladdr(reinterpret_cast<void *>(&shipped_model_path), &info) || !info.dli_fname) return "";
+    if (!dladdr(reinterpret_cast<void *>(&beside_this_library), &info) || !info.dli_fname) return "";
     std::string library = info.dli_fname;
     size_t slash = library.rfind('/');
     std::string dir = slash == std::string::npos ? "." : library.substr(0, slash);
-    std::string path = dir + "/" + kShippedModelFileName;
+    std::string path = dir + "/" + name;
     return file_exists(path) ? path : "";
 }
+
+}  // namespace
+
+std::string shipped_model_path() { return beside_this_library(kShippedModelFileName); }
+
+std::string shipped_judge_model_path() { return beside_this_library(kShippedJudgeModelFileName); }
 
 }  // namespace ansor

@@ -43,7 +43,13 @@ LoadedModel load_model_file(const std::string &path);
 // none (e.g. in a tool that links the search statically).
 std::string shipped_model_path();
 
-// The file name the build and the install put beside libansor.so.
+// The judge model installed beside libansor.so (`ansor_judge_model.gz`),
+// which chooses the zero-shot program among the shipped model's finalists
+// (docs/cost_model.md, "The judge"), or "" if there is none.
+std::string shipped_judge_model_path();
+
+// The file names the build and the install put beside libansor.so.
 constexpr const char *kShippedModelFileName = "ansor_cost_model.gz";
+constexpr const char *kShippedJudgeModelFileName = "ansor_judge_model.gz";
 
 }  // namespace ansor

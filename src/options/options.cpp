@@ -104,6 +104,10 @@ const std::map<std::string, Setter> &setters() {
              if (v.empty()) throw UserError(n + " is empty; give the path of a cost model file, or none");
              o.model = v;
          }},
+        {"HL_ANSOR_JUDGE_MODEL", [](Options &o, auto &n, auto &v) {
+             if (v.empty()) throw UserError(n + " is empty; give the path of a cost model file, or none");
+             o.judge_model = v;
+         }},
         {"HL_ANSOR_PRETRAIN", [](Options &o, auto &n, auto &v) {
              if (v.empty()) throw UserError(n + " is empty; give the path of a pretraining set");
              o.pretrain = v;
@@ -193,6 +197,10 @@ const std::map<std::string, std::string> &Options::documentation() {
                            "before any measurement, fine-tunes on this pipeline's measurements, and with "
                            "HL_ANSOR_TRIALS=0 picks the program to apply; none = start untrained (default: "
                            "ansor_cost_model.gz beside libansor.so, if present)"},
+        {"HL_ANSOR_JUDGE_MODEL", "cost model file that chooses the zero-shot program (HL_ANSOR_TRIALS=0, no log): "
+                                 "the cost model's best program of each of its 8 best sketches are the finalists, "
+                                 "and the one this model scores best is applied; none = the cost model's best "
+                                 "(default: ansor_judge_model.gz beside libansor.so, if present)"},
         {"HL_ANSOR_PRETRAIN", "pretraining set (ansor_export_pretraining): featurised measured programs of other "
                               "pipelines that train the cost model before the first round, so that it ranks from "
                               "the start (default: none)"},

@@ -46,6 +46,7 @@ struct Options {
     std::string pretrain;            // HL_ANSOR_PRETRAIN: pretraining set of other pipelines' programs
     std::string gpu_runner;          // HL_ANSOR_GPU_RUNNER: ansor_gpu_runner's path (measure/gpu_runner_location.h)
     std::string model;               // HL_ANSOR_MODEL: cost model file the search starts from; "none"; "" = the shipped one
+    std::string judge_model;         // HL_ANSOR_JUDGE_MODEL: model file that picks the zero-shot program; "none"; "" = the shipped one
 
     // Reads the process environment. Throws UserError for an unknown
     // HL_ANSOR_ name or a malformed value.

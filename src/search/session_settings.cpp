@@ -74,6 +74,9 @@ SessionSettings session_settings(const Options &options, const PipelineDAG &dag,
     s.log = options.log;
     s.pretrain = options.pretrain;
     s.model_file = options.model == "none" ? "" : !options.model.empty() ? options.model : shipped_model_path();
+    s.judge_model_file = options.judge_model == "none"    ? ""
+                         : !options.judge_model.empty() ? options.judge_model
+                                                        : shipped_judge_model_path();
     s.progress = options.progress;
     s.verbose = options.verbose;
     s.allow_root_fallback = options.allow_root_fallback;
@@ -121,6 +124,7 @@ std::string describe(const SessionSettings &s) {
       << "resume_from_log=" << s.resume_from_log << "\n"
       << "pretrain=" << s.pretrain << "\n"
       << "model_file=" << s.model_file << "\n"
+      << "judge_model_file=" << s.judge_model_file << "\n"
       << "max_sketches=" << s.max_sketches << "\n"
       << "progress=" << s.progress << "\n"
       << "verbose=" << s.verbose << "\n"

@@ -33,6 +33,10 @@ struct SessionSettings {
     // Cost model file the XGBoost model starts from (model/model_file.h; ""
     // for none): it ranks from the first round and picks the zero-shot program.
     std::string model_file;
+    // Cost model file that chooses the zero-shot program among the
+    // model_file's finalists (TuningSession::zero_shot_choice; "" for none:
+    // the model_file's best is applied).
+    std::string judge_model_file;
     // Pretraining set that trains the cost model before the first round ("" for none).
     std::string pretrain;
     // Sketches kept, in generation order (0: all). An ablation's knob.

@@ -22,6 +22,16 @@ namespace ansor {
 
 namespace {
 
+// How many finalists the zero-shot judge chooses among: the first round's
+// size in ansor_corpus --model, where the rule was judged on measured picks.
+constexpr int kZeroShotFinalists = 8;
+
+std::string ordinal(int n) {
+    const int tens = n % 100;
+    const char *suffix = (tens >= 11 && tens <= 13) ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+    return std::to_string(n) + suffix;
+}
+
 void print_progress(const TuningProgress &p, double flops) {
     std::fprintf(stderr, "[ansor] trial %d/%d (round %d)  failures %d  best ", p.trials_done, p.trials_total, p.round,
                  p.failures);
@@ -259,21 +269,48 @@ const TuningOutcome &TuningSession::outcome() const {
     return tuner_ ? tuner_->outcome() : none;
 }
 
-std::optional<State> TuningSession::zero_shot_choice() {
-    std::vector<State> best = zero_shot_ranking(1);
-    if (best.empty()) return std::nullopt;
-    return best[0];
+std::optional<State> TuningSession::zero_shot_choice(SessionChoice::How &how) {
+    std::vector<State> finalists = zero_shot_finalists();
+    if (finalists.empty()) return std::nullopt;
+    if (settings_.judge_model_file.empty() || finalists.size() == 1) return finalists[0];
+    // The judge only chooses among programs the cost model found: a model
+    // that ranks unseen pipelines' programs better but is never evolved
+    // against cannot lead the search into its own blind spots
+    // (docs/cost_model.md, "The judge").
+    LoadedModel judge_file = load_model_file(settings_.judge_model_file);
+    std::unique_ptr<CostModel> judge = make_cost_model(CostModelKind::XGBoost, dag_, settings_.tuner.seed,
+                                                       settings_.model_objective, judge_file.trees);
+    const std::vector<double> scores = judge->predict(finalists);
+    size_t chosen = 0;
+    for (size_t i = 1; i < scores.size(); i++) {
+        if (scores[i] > scores[chosen]) chosen = i;
+    }
+    how.judged_by = settings_.judge_model_file;
+    how.finalist = (int)chosen;
+    how.finalists = (int)finalists.size();
+    if (settings_.progress) {
+        std::fprintf(stderr, "[ansor] zero-shot: the judge model %s chose finalist %zu of %zu (1: the cost model's best)\n",
+                     settings_.judge_model_file.c_str(), chosen + 1, finalists.size());
+    }
+    return finalists[chosen];
 }
 
-std::vector<State> TuningSession::zero_shot_ranking(int count) {
+std::vector<State> TuningSession::zero_shot_finalists() {
     if (settings_.cost_model != CostModelKind::XGBoost) return {};
     if (settings_.model_file.empty() && settings_.pretrain.empty() && !parts_.make_model) return {};
     CostModel &ranker = model();
     if (!ranker.can_rank()) return {};
-    return evolve_under(ranker, count);
+    // The first round's selection (Tuner::pick_candidates): every sketch
+    // uncovered, so each finalist is the best of its sketch, and the first
+    // round's cap on one structure.
+    Selection selection;
+    selection.structure_share = settings_.tuner.evolution.first_round_structure_share;
+    for (int i = 0; i < (int)sketches_.size(); i++) selection.uncovered_sketches.insert(i);
+    selection.coverage_slots = kZeroShotFinalists;
+    return evolve_under(ranker, kZeroShotFinalists, &selection);
 }
 
-std::vector<State> TuningSession::evolve_under(CostModel &ranker, int count) {
+std::vector<State> TuningSession::evolve_under(CostModel &ranker, int count, const Selection *selection) {
     auto start = std::chrono::steady_clock::now();
     EvolutionOptions evolution = settings_.tuner.evolution;
     if (settings_.progress) {
@@ -282,7 +319,7 @@ std::vector<State> TuningSession::evolve_under(CostModel &ranker, int count) {
     }
     EvolutionarySearch search(*sampler_, *annotator_, settings_.annotation, ranker, evolution);
     std::mt19937_64 rng(settings_.tuner.seed);
-    std::vector<State> best = search.search({}, count, {}, rng);
+    std::vector<State> best = selection ? search.search({}, count, {}, rng, *selection) : search.search({}, count, {}, rng);
     if (settings_.progress) {
         std::fprintf(stderr, "[ansor] zero-shot: ranked in %.1f s\n",
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -405,7 +442,7 @@ SessionChoice TuningSession::choose() {
         how.best_ms = best->min_ms;
     } else if (gpu_) {
         chosen = verified_gpu_choice(how);
-    } else if ((chosen = zero_shot_choice())) {
+    } else if ((chosen = zero_shot_choice(how))) {
         how.zero_shot = true;
     } else {
         std::mt19937_64 rng(settings_.tuner.seed);
@@ -424,6 +461,11 @@ SessionChoice TuningSession::choose() {
     } else if (how.zero_shot) {
         if (!how.ranked_by.empty()) {
             src << "zero-shot: the program the " << how.ranked_by << " model ranks best, nothing measured";
+        } else if (!how.judged_by.empty()) {
+            src << "zero-shot: of the cost model's best programs of its " << how.finalists
+                << " best sketches, the one the judge model " << how.judged_by << " scores best (the cost model's "
+                << ordinal(how.finalist + 1) << "), nothing measured";
+            if (!settings_.model_file.empty()) src << " (model " << settings_.model_file << ")";
         } else {
             src << "zero-shot: the program the cost model ranks best, nothing measured";
             if (!settings_.model_file.empty()) src << " (model " << settings_.model_file << ")";

@@ -47,6 +47,8 @@ struct SessionChoice {
         bool from_log = false;  // the log's best record, applied without measuring
         bool zero_shot = false; // ranked best by the cost model, nothing measured
         std::string ranked_by;  // the ranking model's name where it is not the session's cost model
+        std::string judged_by;  // zero-shot: the judge model file that chose among the finalists ("" for none)
+        int finalist = 0, finalists = 0;  // zero-shot with a judge: the chosen finalist's rank by the cost model (0: best), of how many
         double best_ms = 0;
         int trials = 0, failures = 0;  // this session's measurements
         std::string not_measured_because;  // why the pipeline could not be measured, if it could not
@@ -116,15 +118,20 @@ private:
     // model file) on first use.
     CostModel &model();
     void start_tuner();
-    // Zero-shot: the program the cost model ranks best after evolving a
-    // population under it, measuring nothing; none if the model cannot rank.
-    std::optional<State> zero_shot_choice();
-    // The `count` programs the cost model ranks best after evolving a
-    // population under it, best first; empty if the model cannot rank.
-    std::vector<State> zero_shot_ranking(int count);
+    // Zero-shot, measuring nothing: the cost model's finalists, and of them
+    // the one the judge model scores best (the cost model's best without a
+    // judge); none if the cost model cannot rank. Fills how.judged_by and
+    // how.finalist where a judge chose.
+    std::optional<State> zero_shot_choice(SessionChoice::How &how);
+    // The cost model's best program of each of its best sketches after
+    // evolving a population under it, as the first round of tuning would
+    // pick them (at most 8, one per structure while others
+    // are on offer), best first; empty if the model cannot rank.
+    std::vector<State> zero_shot_finalists();
     // The `count` programs `ranker` ranks best after evolving a population
-    // under it (progress on stderr), best first.
-    std::vector<State> evolve_under(CostModel &ranker, int count);
+    // under it (progress on stderr), best first, picked as `selection` says
+    // (by default: EvolutionOptions::max_structure_share).
+    std::vector<State> evolve_under(CostModel &ranker, int count, const Selection *selection = nullptr);
     // GPU targets: the measurer that verifies programs where no GPU times
     // them (gpu_choice.h); null, with the reason in gpu_unverifiable_, when
     // the reference cannot run here.

@@ -144,3 +144,57 @@ TEST_CASE("zero-shot: with no budget and no log, the session applies the program
     Options none = Options::from_map({{"HL_ANSOR_MODEL", "none"}, {"HL_ANSOR_TRIALS", "0"}, {"HL_ANSOR_PROGRESS", "0"}});
     CHECK_FALSE(TuningSession(saved.programs.dag, target, none).choose().how.zero_shot);
 }
+
+TEST_CASE("zero-shot: a judge model chooses among the cost model's finalists; HL_ANSOR_JUDGE_MODEL names it") {
+    SavedModel saved;
+    const Halide::Target target = fake_machine_target();
+    const PipelineDAG &dag = saved.programs.dag;
+    CHECK(session_settings(Options::from_map({{"HL_ANSOR_JUDGE_MODEL", "none"}}), dag, target).judge_model_file.empty());
+    CHECK(session_settings(Options::from_map({{"HL_ANSOR_JUDGE_MODEL", "/x/j.gz"}}), dag, target).judge_model_file ==
+          "/x/j.gz");
+    CHECK_THROWS_AS(Options::from_map({{"HL_ANSOR_JUDGE_MODEL", ""}}), UserError);
+    auto options = [&](const std::string &judge) {
+        return Options::from_map({{"HL_ANSOR_MODEL", saved.path}, {"HL_ANSOR_JUDGE_MODEL", judge},
+                                  {"HL_ANSOR_TRIALS", "0"}, {"HL_ANSOR_PROGRESS", "0"}, {"HL_ANSOR_POPULATION", "128"},
+                                  {"HL_ANSOR_GENERATIONS", "2"}});
+    };
+    // Without a judge, the cost model's best program.
+    const SessionChoice plain = TuningSession(dag, target, options("none")).choose();
+    REQUIRE(plain.how.zero_shot);
+    CHECK(plain.how.judged_by.empty());
+    CHECK(plain.source.find("judge") == std::string::npos);
+
+    // The cost model as its own judge agrees with itself: its first finalist.
+    const SessionChoice self = TuningSession(dag, target, options(saved.path)).choose();
+    REQUIRE(self.how.zero_shot);
+    CHECK(self.how.judged_by == saved.path);
+    CHECK(self.how.finalists > 1);
+    CHECK(self.how.finalist == 0);
+    CHECK(self.state.key() == plain.state.key());
+    CHECK(self.source.find("the one the judge model " + saved.path + " scores best (the cost model's 1st)") !=
+          std::string::npos);
+
+    // A judge trained on inverted times prefers slow programs: it overrules
+    // the cost model with the finalist it scores above the cost model's best
+    // (the finalists do not depend on the judge: the same evolution).
+    std::vector<MeasureResult> inverted = fake_results(saved.programs.train);
+    for (MeasureResult &r : inverted) {
+        if (r.ok) r.min_ms = r.median_ms = 1.0 / r.min_ms;
+    }
+    auto contrary = make_cost_model(CostModelKind::XGBoost, dag, 0, ModelObjective::Pairwise);
+    contrary->update(saved.programs.train, inverted);
+    const std::string contrary_path = temp_path("contrary");
+    ModelFileInfo info;
+    info.objective = "pairwise";
+    info.target = target.to_string();
+    save_model_file(contrary_path, dynamic_cast<XGBoostCostModel &>(*contrary).trained_model().trees(), info);
+    const SessionChoice overruled = TuningSession(dag, target, options(contrary_path)).choose();
+    CHECK(overruled.how.finalist > 0);
+    const std::vector<double> contrary_scores = contrary->predict({overruled.state, plain.state});
+    CHECK(contrary_scores[0] > contrary_scores[1]);
+    std::remove(contrary_path.c_str());
+
+    // A judge file that cannot be read is an error naming it.
+    CHECK_THROWS_WITH_AS(TuningSession(dag, target, options("/no/such/judge.gz")).choose(),
+                         doctest::Contains("/no/such/judge.gz"), UserError);
+}

@@ -67,7 +67,7 @@ TEST_CASE("options: malformed values are errors naming the option") {
                          doctest::Contains("HL_ANSOR_MODEL_OBJECTIVE='rank' is not one of: square, pairwise"),
                          ansor::UserError);
     // Every option is documented.
-    CHECK(Options::documentation().size() == 33);
+    CHECK(Options::documentation().size() == 34);
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_GPU_RUNNER", ""}}), doctest::Contains("ansor_gpu_runner"),
                          ansor::UserError);
 }
