@@ -3,7 +3,7 @@
 // best after evolution (the best of each of its best sketches), each measured.
 // For every such pipeline this tool rescores the programs, applies each rule
 // to choose one of them, and reports the chosen program's time over the
-// fastest of them (docs/cost_model.md, "Choosing among the model's picks").
+// fastest of them (docs/cost_model.md, "The judge").
 //
 //   ansor_pick_rules PICKS.jsonl.gz [PICKS2 ...] --model M.gz [--judge J.gz ...]
 //                    [--neighbours 32] [--top K] [--seed 1] [--per-pipeline]

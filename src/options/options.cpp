@@ -195,7 +195,7 @@ const std::map<std::string, std::string> &Options::documentation() {
                          "HL_ANSOR_TRIALS=0 the best record is applied as is (default: no log)"},
         {"HL_ANSOR_MODEL", "cost model file (ansor_train_model) the XGBoost model starts from: it ranks programs "
                            "before any measurement, fine-tunes on this pipeline's measurements, and with "
-                           "HL_ANSOR_TRIALS=0 picks the program to apply; none = start untrained (default: "
+                           "HL_ANSOR_TRIALS=0 finds the finalists the judge chooses among (HL_ANSOR_JUDGE_MODEL); none = start untrained (default: "
                            "ansor_cost_model.gz beside libansor.so, if present)"},
         {"HL_ANSOR_JUDGE_MODEL", "cost model file that chooses the zero-shot program (HL_ANSOR_TRIALS=0, no log): "
                                  "the cost model's best program of each of its 8 best sketches are the finalists, "
