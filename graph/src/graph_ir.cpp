@@ -18,6 +18,12 @@ Layout parse_layout(const std::string &s, const std::string &where) {
     throw GraphError(where + ": unknown layout '" + s + "' (NHWC, NCHW, plain)");
 }
 
+std::vector<int> layout_conversion_perm(Layout from, Layout to) {
+    if (from == Layout::kNCHW && to == Layout::kNHWC) return {0, 2, 3, 1};
+    if (from == Layout::kNHWC && to == Layout::kNCHW) return {0, 3, 1, 2};
+    throw GraphError("no layout conversion from " + layout_name(from) + " to " + layout_name(to));
+}
+
 int64_t element_count(const Shape &s) {
     int64_t n = 1;
     for (int d : s) n *= d;

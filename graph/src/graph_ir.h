@@ -19,6 +19,9 @@ namespace ansor_graph {
 enum class Layout { kPlain, kNHWC, kNCHW };
 std::string layout_name(Layout l);
 Layout parse_layout(const std::string &s, const std::string &where);
+// The transpose perm (output dim d is input dim perm[d]) that turns a 4-D
+// tensor in layout `from` into layout `to` (both NHWC or NCHW).
+std::vector<int> layout_conversion_perm(Layout from, Layout to);
 
 using Shape = std::vector<int>;  // row-major, outermost first
 int64_t element_count(const Shape &s);

@@ -119,14 +119,17 @@ TensorInfo parse_declared(const json &e, TensorKind kind, const std::string &whe
     return t;
 }
 
-// A transpose node converting NCHW tensor `name` to NHWC (once per tensor).
-std::string converted_to_nhwc(Graph &g, const std::string &name, std::vector<Node> &out, const std::string &where) {
-    const std::string converted = name + "@nhwc";
+// A transpose node converting tensor `name` to layout `want` (NHWC or
+// NCHW), once per tensor and layout.
+std::string converted_to(Graph &g, const std::string &name, Layout want, std::vector<Node> &out,
+                         const std::string &where) {
+    const std::string suffix = want == Layout::kNHWC ? "nhwc" : "nchw";
+    const std::string converted = name + "@" + suffix;
     if (g.tensors.count(converted)) return converted;
     Node t;
-    t.name = name + "@to_nhwc";
+    t.name = name + "@to_" + suffix;
     t.op = "transpose";
-    t.attrs = {{"perm", {0, 2, 3, 1}}, {"layout", "NHWC"}};
+    t.attrs = {{"perm", layout_conversion_perm(g.tensor(name).layout, want)}, {"layout", layout_name(want)}};
     t.inputs = {name};
     t.outputs = {converted};
     infer_node(g, t, where + " (layout conversion of '" + name + "')");
@@ -193,12 +196,13 @@ Graph parse_graph(const json &j, const std::string &origin) {
         // Layout conversions this node needs go before it.
         for (size_t k = 0; k < n.inputs.size(); k++) {
             const TensorInfo &t = g.tensor(n.inputs[k]);
-            Layout want = required_layout(n.op, (int)k);
+            Layout want = required_layout(n, (int)k, where);
             bool mixed = (n.op == "add" || n.op == "mul" || n.op == "concat") && t.layout == Layout::kNCHW &&
                          std::any_of(n.inputs.begin(), n.inputs.end(),
                                      [&](const std::string &x) { return g.tensor(x).layout == Layout::kNHWC; });
-            if ((want == Layout::kNHWC || mixed) && t.layout == Layout::kNCHW)
-                n.inputs[k] = converted_to_nhwc(g, n.inputs[k], g.nodes, where);
+            if (mixed) want = Layout::kNHWC;
+            if (want != Layout::kPlain && t.layout != Layout::kPlain && t.layout != want)
+                n.inputs[k] = converted_to(g, n.inputs[k], want, g.nodes, where);
         }
         infer_node(g, n, where);
         g.nodes.push_back(n);

@@ -3,8 +3,10 @@
 //
 //   ansor_graph_optimize --graph G.json --substitutions S.json [--log L.jsonl] [--cost-cache C.json]
 //                        [--alpha 1.05] [--noise 0.01] [--budget 100] [--threads 2] [--target T]
-//                        [--out G2.json] [--tasks-out T.json] [--default-cost-ms X] [--no-check]
+//                        [--out G2.json] [--tasks-out T.json] [--default-cost-ms X] [--no-check] [--layouts]
 //
+// --layouts makes each node's data layout part of the search
+// (layout_moves.h: convolutions and elementwise nodes in NHWC or NCHW).
 // Kernel costs: the log's best time for the kernel's pipeline key, else the
 // kernel measured once with the reference schedule (cached in --cost-cache),
 // or with --default-cost-ms, X ms for every kernel without a record (no
@@ -34,7 +36,7 @@ namespace {
     std::fprintf(stderr,
                  "ansor_graph_optimize: %s\nusage: ansor_graph_optimize --graph G.json --substitutions S.json "
                  "[--log L.jsonl] [--cost-cache C.json] [--alpha 1.05] [--noise 0.01] [--budget 100] [--threads 2] [--target T] "
-                 "[--out G2.json] [--tasks-out T.json] [--default-cost-ms X] [--no-check]\n",
+                 "[--out G2.json] [--tasks-out T.json] [--default-cost-ms X] [--no-check] [--layouts]\n",
                  problem.c_str());
     std::exit(2);
 }
@@ -59,6 +61,10 @@ int main(int argc, char **argv) {
         const std::string f = argv[i];
         if (f == "--no-check") {
             check = false;
+            continue;
+        }
+        if (f == "--layouts") {
+            search.layouts = true;
             continue;
         }
         if (i + 1 >= argc) usage(f + " needs a value");
@@ -124,11 +130,12 @@ int main(int argc, char **argv) {
         std::fflush(stdout);
         SearchResult r = search_graph(g, rules, [&](const Graph &x) { return graph_cost(x, chain); }, search);
         const GraphCost after = graph_cost(r.best, chain);
-        std::printf("search: alpha %.3f, noise %.3f, budget %d: expanded %d, new graphs %d, duplicates %d, pruned %d, failed %d, "
+        std::printf("search: alpha %.3f, noise %.3f, budget %d%s: expanded %d, new graphs %d, duplicates %d, pruned %d, failed %d, "
                     "kernels measured %d\n",
-                    search.alpha, search.noise, search.budget, r.expanded, r.generated, r.duplicates, r.pruned, r.failed,
+                    search.alpha, search.noise, search.budget, search.layouts ? ", layouts" : "", r.expanded, r.generated, r.duplicates, r.pruned, r.failed,
                     measured.measured());
-        std::printf("substitutions that fired: %zu\n", r.steps.size());
+        std::printf("%s: %zu\n", search.layouts ? "substitutions and layout moves that fired" : "substitutions that fired",
+                    r.steps.size());
         for (const auto &s : r.steps) std::printf("  %s\n", s.c_str());
         std::printf("cost after: %.4f ms (%s)\n", after.ms, describe_cost(after).c_str());
 

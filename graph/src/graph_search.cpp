@@ -56,6 +56,41 @@ SearchResult search_graph(const Graph &g, const std::vector<SubstitutionRule> &r
             continue;
         }
         r.expanded++;
+        // A rewritten graph: priced, compared with the best, and queued when within alpha.
+        auto consider = [&](Graph next, const std::string &step) {
+            if (!seen.insert(canonical_hash(next)).second) {
+                r.duplicates++;
+                return;
+            }
+            r.generated++;
+            double next_cost;
+            int next_calls;
+            try {
+                const GraphCost priced = cost(next);
+                next_cost = priced.ms;
+                next_calls = priced.calls;
+            } catch (const std::exception &e) {
+                // A kernel no provider can price (or build): the graph is dropped.
+                r.failed++;
+                if (options.verbose) std::fprintf(stderr, "[graph search] not costed: %s\n", e.what());
+                return;
+            }
+            auto steps = std::make_shared<std::vector<std::string>>(*c.steps);
+            steps->push_back(step);
+            cheapest = std::min(cheapest, next_cost);
+            if (better(next_cost, next_calls)) {
+                r.best = next;
+                r.best_cost = next_cost;
+                r.best_calls = next_calls;
+                r.steps = *steps;
+                if (options.verbose)
+                    std::fprintf(stderr, "[graph search] cost %.4f after %zu steps\n", next_cost, steps->size());
+            }
+            if (next_cost < options.alpha * r.best_cost)
+                queue.push({next_cost, order++, std::make_shared<const Graph>(std::move(next)), steps});
+            else
+                r.pruned++;
+        };
         const GraphIndex index = index_graph(*c.graph);
         for (const SubstitutionRule &rule : rules) {
             for (const SubstitutionMatch &m : find_matches(*c.graph, rule, options.matches_per_rule, &index)) {
@@ -66,39 +101,19 @@ SearchResult search_graph(const Graph &g, const std::vector<SubstitutionRule> &r
                     r.failed++;  // e.g. a graph output that would be renamed
                     continue;
                 }
-                if (!seen.insert(canonical_hash(next)).second) {
-                    r.duplicates++;
-                    continue;
-                }
-                r.generated++;
-                double next_cost;
-                int next_calls;
+                consider(std::move(next), m.describe(*c.graph));
+            }
+        }
+        if (options.layouts) {
+            for (const LayoutMove &m : layout_moves(*c.graph)) {
+                Graph next;
                 try {
-                    const GraphCost priced = cost(next);
-                    next_cost = priced.ms;
-                    next_calls = priced.calls;
-                } catch (const std::exception &e) {
-                    // A kernel no provider can price (or build): the graph is dropped.
+                    next = apply_layout_move(*c.graph, m);
+                } catch (const GraphError &) {
                     r.failed++;
-                    if (options.verbose) std::fprintf(stderr, "[graph search] not costed: %s\n", e.what());
                     continue;
                 }
-                auto steps = std::make_shared<std::vector<std::string>>(*c.steps);
-                steps->push_back(m.describe(*c.graph));
-                cheapest = std::min(cheapest, next_cost);
-                if (better(next_cost, next_calls)) {
-                    r.best = next;
-                    r.best_cost = next_cost;
-                    r.best_calls = next_calls;
-                    r.steps = *steps;
-                    if (options.verbose)
-                        std::fprintf(stderr, "[graph search] cost %.4f after %zu substitutions\n", next_cost,
-                                     steps->size());
-                }
-                if (next_cost < options.alpha * r.best_cost)
-                    queue.push({next_cost, order++, std::make_shared<const Graph>(std::move(next)), steps});
-                else
-                    r.pruned++;
+                consider(std::move(next), m.describe(*c.graph));
             }
         }
     }

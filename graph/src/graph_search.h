@@ -8,7 +8,8 @@
 // search ends when the queue is empty or `budget` graphs have been
 // expanded, and returns the cheapest graph seen (the input when nothing is
 // cheaper), where costs within `noise` of each other are a tie that goes to
-// the graph making fewer kernel calls per run.
+// the graph making fewer kernel calls per run. With `layouts`, the moves of
+// layout_moves.h are tried on every expanded graph besides the rules.
 //
 // Why the tie: the costs are measured kernel times, no more precise than
 // about a percent. Without it, a rewrite that adds a kernel call (a relu
@@ -16,6 +17,7 @@
 // exceeds the relu's, and one that removes a call (the relu fused back)
 // loses as often.
 #include "graph_cost.h"
+#include "layout_moves.h"
 #include "substitution_match.h"
 
 #include <functional>
@@ -30,13 +32,16 @@ struct SearchOptions {
     // Costs this fraction apart or closer are a tie (fewer kernel calls
     // win); the best is never above the cheapest graph seen by more.
     double noise = 0.01;
+    // Layout moves (layout_moves.h) besides the rules: each node's data
+    // layout becomes part of the search.
+    bool layouts = false;
 };
 
 struct SearchResult {
     Graph best;
     double initial_cost = 0, best_cost = 0;
     int initial_calls = 0, best_calls = 0;  // kernel calls per run (weight preparation left out)
-    std::vector<std::string> steps;  // the substitutions that lead from the input to `best`, with their nodes
+    std::vector<std::string> steps;  // the substitutions and layout moves that lead from the input to `best`
     // failed: rewrites refused by apply_match, or new graphs the cost function threw for (dropped).
     int expanded = 0, generated = 0, duplicates = 0, pruned = 0, failed = 0;
 };

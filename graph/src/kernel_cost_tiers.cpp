@@ -43,7 +43,8 @@ std::optional<KernelCost> LogKernelCosts::cost(const KernelCall &call) {
 }
 
 std::optional<KernelCost> EpilogueSiblingCosts::cost(const KernelCall &call) {
-    static const std::set<std::string> layers = {"conv2d_bias_act", "depthwise_bias_act", "dense_bias_act"};
+    static const std::set<std::string> layers = {"conv2d_bias_act", "graph_conv2d_nchw", "depthwise_bias_act",
+                                                 "dense_bias_act"};
     if (!layers.count(call.generator)) return std::nullopt;
     std::optional<KernelCost> best;
     for (const char *act : {"0", "1", "2", "6"})

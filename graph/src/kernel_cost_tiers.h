@@ -43,7 +43,7 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-// A conv2d_bias_act, depthwise_bias_act or dense_bias_act call without a
+// A conv2d_bias_act, graph_conv2d_nchw, depthwise_bias_act or dense_bias_act call without a
 // record of its own costs the best logged time of the same layer with
 // another `act` or `residual` (its siblings). The epilogue is a few
 // operations per output against the layer's reduction, so a tuned sibling

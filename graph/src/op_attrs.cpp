@@ -111,7 +111,10 @@ ConvAttrs conv_attrs(const Node &n, const std::string &where) {
     std::tie(a.dh, a.dw) = r.get_pair("dilation", {1, 1});
     a.groups = r.get_int("groups", 1);
     a.act = parse_act(r.get_string("activation", "none"), where + ": attribute 'activation'");
+    const std::string layout = r.get_string("layout", "NHWC");
     r.finish();
+    if (layout != "NHWC" && layout != "NCHW") r.fail("layout", "must be NHWC or NCHW, got '" + layout + "'");
+    a.layout = parse_layout(layout, where + ": attribute 'layout'");
     if (a.sh < 1 || a.sw < 1) r.fail("stride", "must be >= 1");
     if (a.ph < 0 || a.pw < 0) r.fail("padding", "must be >= 0");
     if (a.dh < 1 || a.dw < 1) r.fail("dilation", "must be >= 1");

@@ -16,6 +16,9 @@ std::string act_name(Act a);
 struct ConvAttrs {
     int sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1, groups = 1;
     Act act = Act::kNone;
+    // The data layout of the input, residual and output: NHWC, or NCHW for
+    // a convolution conv2d_bias_act would compute (graph_conv2d_nchw).
+    Layout layout = Layout::kNHWC;
 };
 struct ConvTransposeAttrs {  // square kernel; no bias or activation (the suite's t2d)
     int s = 1, p = 0;

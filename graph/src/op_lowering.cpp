@@ -54,6 +54,7 @@ struct Lowerer {
     void conv2d(const Node &n, const std::string &where) {
         const ConvAttrs a = conv_attrs(n, where);
         const Shape &x = shape(n.inputs[0]), &w = shape(n.inputs[1]), &o = shape(n.outputs[0]);
+        if (a.layout == Layout::kNCHW) return conv2d_nchw(n, a);
         const int N = x[0], H = x[1], W = x[2], CI = x[3], KH = w[0], KW = w[1], CO = w[3];
         const std::string bias = bias_of(n, CO);
         const bool regular = a.dh == 1 && a.dw == 1 && KH == KW && a.sh == a.sw && a.ph == a.pw;
@@ -88,6 +89,22 @@ struct Lowerer {
                         {"bias", dense_view(bias, {CO})}};
             c.output = dense_view(n.outputs[0], reversed(o));
         }
+    }
+
+    // Shape inference admits NCHW for the convolutions conv2d_bias_act computes only.
+    void conv2d_nchw(const Node &n, const ConvAttrs &a) {
+        const Shape &x = shape(n.inputs[0]), &w = shape(n.inputs[1]), &o = shape(n.outputs[0]);
+        const int N = x[0], CI = x[1], H = x[2], W = x[3], K = w[0], CO = w[3];
+        const bool residual = n.inputs.size() == 4;
+        KernelCall &c = call(n, "graph_conv2d_nchw",
+                             {{"N", str(N)}, {"H", str(H)}, {"W", str(W)}, {"CI", str(CI)}, {"CO", str(CO)},
+                              {"k", str(K)}, {"s", str(a.sh)}, {"p", str(a.ph)}, {"act", str((int)a.act)},
+                              {"residual", residual ? "1" : "0"}});
+        c.inputs = {{"input", dense_view(n.inputs[0], reversed(x))},
+                    {"weight", dense_view(n.inputs[1], reversed(w))},
+                    {"bias", dense_view(bias_of(n, CO), {CO})}};
+        if (residual) c.inputs.push_back({"shortcut", dense_view(n.inputs[3], reversed(o))});
+        c.output = dense_view(n.outputs[0], reversed(o));
     }
 
     void dense(const Node &n, const std::string &where) {

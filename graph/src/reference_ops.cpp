@@ -253,6 +253,18 @@ Tensor ref_enlarge(const Tensor &w, int kh, int kw) {
     return o;
 }
 
+// An NCHW convolution is the NHWC one between layout conversions.
+Tensor ref_conv2d_any_layout(const Tensor &x, const Tensor &w, const Tensor *bias, const ConvAttrs &a,
+                             const Tensor *residual) {
+    if (a.layout == Layout::kNHWC) return ref_conv2d(x, w, bias, a, residual);
+    const std::vector<int> to_nhwc = layout_conversion_perm(Layout::kNCHW, Layout::kNHWC);
+    const Tensor x_nhwc = ref_transpose(x, to_nhwc);
+    Tensor residual_nhwc;
+    if (residual) residual_nhwc = ref_transpose(*residual, to_nhwc);
+    const Tensor o = ref_conv2d(x_nhwc, w, bias, a, residual ? &residual_nhwc : nullptr);
+    return ref_transpose(o, layout_conversion_perm(Layout::kNHWC, Layout::kNCHW));
+}
+
 void run_reference(const Graph &g, TensorMap &v) {
     for (const Node &n : g.nodes) {
         const std::string where = "node '" + n.name + "' (" + n.op + ")";
@@ -260,7 +272,7 @@ void run_reference(const Graph &g, TensorMap &v) {
         auto opt = [&](size_t i) -> const Tensor * { return n.inputs.size() > i ? &v.at(n.inputs[i]) : nullptr; };
         Tensor out;
         const std::string &op = n.op;
-        if (op == "conv2d") out = ref_conv2d(in(0), in(1), opt(2), conv_attrs(n, where), opt(3));
+        if (op == "conv2d") out = ref_conv2d_any_layout(in(0), in(1), opt(2), conv_attrs(n, where), opt(3));
         else if (op == "conv2d_transpose") out = ref_conv2d_transpose(in(0), in(1), conv_transpose_attrs(n, where));
         else if (op == "dense" || op == "matmul") out = ref_dense(in(0), in(1), opt(2), dense_attrs(n, where).act);
         else if (op == "batch_matmul") out = ref_batch_matmul(in(0), in(1));

@@ -56,10 +56,12 @@ struct Checker {
 
 }  // namespace
 
-Layout required_layout(const std::string &op, int input_index) {
-    if ((op == "conv2d" || op == "conv2d_transpose" || op == "max_pool2d" || op == "avg_pool2d" || op == "batch_norm") && input_index == 0)
+Layout required_layout(const Node &n, int input_index, const std::string &where) {
+    const std::string &op = n.op;
+    if (op == "conv2d" && (input_index == 0 || input_index == 3))  // data; the residual, added to the result
+        return conv_attrs(n, where).layout;
+    if ((op == "conv2d_transpose" || op == "max_pool2d" || op == "avg_pool2d" || op == "batch_norm") && input_index == 0)
         return Layout::kNHWC;
-    if (op == "conv2d" && input_index == 3) return Layout::kNHWC;  // the residual, added to the NHWC result
     return Layout::kPlain;
 }
 
@@ -71,8 +73,14 @@ void infer_node(Graph &g, const Node &n, const std::string &where) {
         ConvAttrs a = conv_attrs(n, where);
         c.rank(0, 4);
         c.rank(1, 4);
+        const bool nchw = a.layout == Layout::kNCHW;
         const Shape &x = c.in(0), &w = c.in(1);
-        const int ci = x[3], co = w[3];
+        if (nchw && !is_square_dense_conv(a, w[0], w[1]))
+            c.fail("layout NCHW needs groups 1, a square kernel, equal strides and paddings and no dilation");
+        if (c.layout(0) != a.layout && c.layout(0) != Layout::kPlain)
+            c.fail("input '" + n.inputs[0] + "' is " + layout_name(c.layout(0)) + ", the convolution's layout is " +
+                   layout_name(a.layout));
+        const int N = x[0], H = nchw ? x[2] : x[1], W = nchw ? x[3] : x[2], ci = nchw ? x[1] : x[3], co = w[3];
         if (ci % a.groups) c.fail("input channels " + std::to_string(ci) + " are not divisible by groups " + std::to_string(a.groups));
         if (co % a.groups) c.fail("output channels " + std::to_string(co) + " are not divisible by groups " + std::to_string(a.groups));
         c.dim_is(1, 2, ci / a.groups, "input channels / groups; weights are [KH, KW, CI/groups, CO]");
@@ -80,7 +88,8 @@ void infer_node(Graph &g, const Node &n, const std::string &where) {
             c.rank(2, 1);
             c.dim_is(2, 0, co, "bias has one value per output channel");
         }
-        const Shape o = {x[0], window_out(x[1], w[0], a.sh, a.ph, a.dh), window_out(x[2], w[1], a.sw, a.pw, a.dw), co};
+        const int OH = window_out(H, w[0], a.sh, a.ph, a.dh), OW = window_out(W, w[1], a.sw, a.pw, a.dw);
+        const Shape o = nchw ? Shape{N, co, OH, OW} : Shape{N, OH, OW, co};
         if (n.inputs.size() == 4) {
             // inputs [x, w, bias, residual]: act(conv + bias + residual)
             if (!is_square_dense_conv(a, w[0], w[1]))
@@ -90,9 +99,9 @@ void infer_node(Graph &g, const Node &n, const std::string &where) {
             if (c.in(3) != o)
                 c.fail("residual '" + n.inputs[3] + "' " + shape_string(c.in(3)) + " must have the output's shape " +
                        shape_string(o));
-            if (c.layout(3) != Layout::kNHWC) c.fail("residual '" + n.inputs[3] + "' must be NHWC");
+            if (c.layout(3) != a.layout) c.fail("residual '" + n.inputs[3] + "' must be " + layout_name(a.layout));
         }
-        c.out(0, o, Layout::kNHWC);
+        c.out(0, o, a.layout);
     } else if (op == "conv2d_transpose") {
         c.counts(2, 2, 1);
         ConvTransposeAttrs a = conv_transpose_attrs(n, where);

@@ -6,8 +6,9 @@
 
 namespace ansor_graph {
 
-// The layout an operator needs on input `i`, or kPlain where any will do.
-Layout required_layout(const std::string &op, int input_index);
+// The layout node `n` needs on input `i`, or kPlain where any will do
+// (a conv2d's data and residual: its `layout` attribute).
+Layout required_layout(const Node &n, int input_index, const std::string &where);
 
 void infer_node(Graph &g, const Node &n, const std::string &where);
 

@@ -18,6 +18,20 @@ TEST_CASE("conv2d: plain, strided, without bias (conv2d_bias_act)") {
     CHECK(error_of(one_node_graph("conv2d", {{"x", {2, 5, 5, 3}}}, {{"w", {1, 1, 3, 4}}}, {{"activation", "gelu"}})) < kTol);
 }
 
+TEST_CASE("conv2d in NCHW, with and without a residual (graph_conv2d_nchw)") {
+    CHECK(error_of(one_node_graph("conv2d", {{"x", {1, 5, 9, 7}}}, {{"w", {3, 3, 5, 6}}, {"b", {6}}},
+                                  {{"stride", 2}, {"padding", 1}, {"activation", "relu"}, {"layout", "NCHW"}})) < kTol);
+    json j = one_node_graph("conv2d", {{"x", {2, 3, 6, 5}}}, {{"w", {1, 1, 3, 4}}, {"b", {4}}},
+                            {{"activation", "relu6"}, {"layout", "NCHW"}});
+    j["inputs"].push_back({{"name", "r"}, {"shape", {2, 4, 6, 5}}, {"layout", "NCHW"}});
+    j["nodes"][0]["inputs"].push_back("r");
+    CHECK(error_of(j) < kTol);
+    // NCHW is only for the convolutions conv2d_bias_act computes.
+    CHECK_THROWS_WITH_AS(error_of(one_node_graph("conv2d", {{"x", {1, 4, 6, 6}}}, {{"w", {3, 3, 2, 4}}},
+                                                 {{"groups", 2}, {"layout", "NCHW"}})),
+                         doctest::Contains("layout NCHW needs groups 1"), ansor_graph::GraphError);
+}
+
 TEST_CASE("conv2d: depthwise (depthwise_bias_act)") {
     CHECK(error_of(one_node_graph("conv2d", {{"x", {1, 8, 8, 6}}}, {{"w", {3, 3, 1, 6}}, {"b", {6}}},
                                   {{"padding", 1}, {"groups", 6}, {"activation", "relu6"}})) < kTol);
