@@ -24,6 +24,28 @@ std::vector<int> layout_conversion_perm(Layout from, Layout to) {
     throw GraphError("no layout conversion from " + layout_name(from) + " to " + layout_name(to));
 }
 
+Node layout_conversion_node(const std::string &name, const std::string &source, const std::string &result,
+                            Layout from, Layout to) {
+    Node t;
+    t.name = name;
+    t.op = "transpose";
+    t.attrs = {{"perm", layout_conversion_perm(from, to)}, {"layout", layout_name(to)}};
+    t.inputs = {source};
+    t.outputs = {result};
+    return t;
+}
+
+std::optional<std::pair<std::string, Layout>> layout_conversion_source(const Node &n) {
+    if (n.op != "transpose" || n.inputs.size() != 1 || !n.attrs.contains("layout") || !n.attrs.contains("perm"))
+        return std::nullopt;
+    for (Layout from : {Layout::kNCHW, Layout::kNHWC}) {
+        const Layout to = from == Layout::kNCHW ? Layout::kNHWC : Layout::kNCHW;
+        if (n.attrs["layout"] == layout_name(to) && n.attrs["perm"] == nlohmann::json(layout_conversion_perm(from, to)))
+            return std::make_pair(n.inputs[0], from);
+    }
+    return std::nullopt;
+}
+
 int64_t element_count(const Shape &s) {
     int64_t n = 1;
     for (int d : s) n *= d;

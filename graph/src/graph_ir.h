@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,6 +46,15 @@ struct Node {
     nlohmann::json attrs = nlohmann::json::object();
     std::vector<std::string> inputs, outputs;
 };
+
+// A transpose node `name` converting tensor `source`, in layout `from`, to
+// tensor `result` in layout `to` (the loader's and the optimiser's layout
+// conversions).
+Node layout_conversion_node(const std::string &name, const std::string &source, const std::string &result,
+                            Layout from, Layout to);
+// For such a conversion node: its source tensor and the layout it converts
+// from; nullopt for any other node.
+std::optional<std::pair<std::string, Layout>> layout_conversion_source(const Node &n);
 
 struct Graph {
     std::string name;

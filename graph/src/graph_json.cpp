@@ -126,12 +126,7 @@ std::string converted_to(Graph &g, const std::string &name, Layout want, std::ve
     const std::string suffix = want == Layout::kNHWC ? "nhwc" : "nchw";
     const std::string converted = name + "@" + suffix;
     if (g.tensors.count(converted)) return converted;
-    Node t;
-    t.name = name + "@to_" + suffix;
-    t.op = "transpose";
-    t.attrs = {{"perm", layout_conversion_perm(g.tensor(name).layout, want)}, {"layout", layout_name(want)}};
-    t.inputs = {name};
-    t.outputs = {converted};
+    const Node t = layout_conversion_node(name + "@to_" + suffix, name, converted, g.tensor(name).layout, want);
     infer_node(g, t, where + " (layout conversion of '" + name + "')");
     out.push_back(t);
     return converted;

@@ -28,26 +28,6 @@ std::vector<size_t> data_inputs(const Node &n) {
     return all;
 }
 
-// A transpose that converts a 4-D tensor between the two layouts: its source.
-const std::string *conversion_source(const Graph &g, const Node &n, Layout to) {
-    if (n.op != "transpose" || n.inputs.size() != 1) return nullptr;
-    const TensorInfo &in = g.tensor(n.inputs[0]), &out = g.tensor(n.outputs[0]);
-    if (out.layout != to || in.layout != other(to)) return nullptr;
-    if (transpose_attrs(n, "layout move").perm != layout_conversion_perm(in.layout, to)) return nullptr;
-    return &n.inputs[0];
-}
-
-Node conversion_node(const std::string &name, const std::string &from, const std::string &to_tensor, Layout from_layout,
-                     Layout to) {
-    Node t;
-    t.name = name;
-    t.op = "transpose";
-    t.attrs = {{"perm", layout_conversion_perm(from_layout, to)}, {"layout", layout_name(to)}};
-    t.inputs = {from};
-    t.outputs = {to_tensor};
-    return t;
-}
-
 std::string suffix(Layout l) { return l == Layout::kNCHW ? "nchw" : "nhwc"; }
 
 }  // namespace
@@ -126,8 +106,8 @@ Graph apply_layout_move(const Graph &g, const LayoutMove &m) {
     std::vector<Node> nodes;
     for (size_t i = 0; i < g.nodes.size(); i++) {
         const Node &orig = g.nodes[i];
-        if (const std::string *src = conversion_source(g, orig, m.from))
-            from_target_layout[orig.outputs[0]] = *src;
+        if (auto src = layout_conversion_source(orig); src && src->second == m.to && g.tensor(src->first).layout == m.to)
+            from_target_layout[orig.outputs[0]] = src->first;
         if (!flipped.count((int)i)) {
             nodes.push_back(orig);
             continue;
@@ -143,7 +123,7 @@ Graph apply_layout_move(const Graph &g, const LayoutMove &m) {
             auto done = converted.find(u);
             if (done == converted.end()) {
                 const std::string t = fresh_name(taken, u + "_" + suffix(m.to));
-                nodes.push_back(conversion_node(fresh_name(taken, u + "_to_" + suffix(m.to)), u, t, m.from, m.to));
+                nodes.push_back(layout_conversion_node(fresh_name(taken, u + "_to_" + suffix(m.to)), u, t, m.from, m.to));
                 done = converted.emplace(u, t).first;
             }
             n.inputs[k] = done->second;
@@ -155,8 +135,8 @@ Graph apply_layout_move(const Graph &g, const LayoutMove &m) {
         for (auto &out : n.outputs) {
             const std::string original = out;
             out = fresh_name(taken, original + "_" + suffix(m.to));
-            nodes.push_back(conversion_node(fresh_name(taken, original + "_to_" + suffix(m.from)), out, original, m.to,
-                                            m.from));
+            nodes.push_back(layout_conversion_node(fresh_name(taken, original + "_to_" + suffix(m.from)), out,
+                                                   original, m.to, m.from));
             from_target_layout[original] = out;
         }
         nodes.push_back(n);
@@ -164,14 +144,8 @@ Graph apply_layout_move(const Graph &g, const LayoutMove &m) {
     // A conversion of a conversion back to the first one's source: its
     // readers read the source (a region flipped back restores the graph).
     std::map<std::string, std::pair<std::string, Layout>> conversion_of;  // output -> {source, source layout}
-    for (const Node &n : nodes) {
-        if (n.op != "transpose" || n.inputs.size() != 1 || !n.attrs.contains("layout")) continue;
-        const Layout to = parse_layout(n.attrs["layout"].get<std::string>(), "layout move");
-        if (!is_4d_layout(to)) continue;
-        const Layout source = other(to);
-        if (n.attrs["perm"] == nlohmann::json(layout_conversion_perm(source, to)))
-            conversion_of[n.outputs[0]] = {n.inputs[0], source};
-    }
+    for (const Node &n : nodes)
+        if (auto src = layout_conversion_source(n)) conversion_of[n.outputs[0]] = *src;
     for (Node &n : nodes) {
         for (auto &in : n.inputs) {
             auto second = conversion_of.find(in);
@@ -185,16 +159,13 @@ Graph apply_layout_move(const Graph &g, const LayoutMove &m) {
     // whose readers were all flipped too, and conversions made redundant).
     const std::set<std::string> outputs(g.outputs.begin(), g.outputs.end());
     for (bool changed = true; changed;) {
-        changed = false;
         std::set<std::string> read;
         for (const Node &n : nodes) read.insert(n.inputs.begin(), n.inputs.end());
-        for (auto it = nodes.begin(); it != nodes.end(); ++it) {
-            if (it->op == "transpose" && !read.count(it->outputs[0]) && !outputs.count(it->outputs[0])) {
-                nodes.erase(it);
-                changed = true;
-                break;
-            }
-        }
+        auto unread = std::remove_if(nodes.begin(), nodes.end(), [&](const Node &n) {
+            return n.op == "transpose" && !read.count(n.outputs[0]) && !outputs.count(n.outputs[0]);
+        });
+        changed = unread != nodes.end();
+        nodes.erase(unread, nodes.end());
     }
     return rebuild_graph(g, nodes);
 }
