@@ -486,11 +486,13 @@ void PipelineDAG::analyse_stages() {
             StageInfo st;
             st.index = (int)s;
             std::map<std::string, int64_t> rvar_extent;
+            std::set<std::string> rvar_compile_time;
             for (const ReductionVariable &rv : def.schedule().rvars()) {
                 Expr extent = with_estimates(rv.extent);
                 const int64_t *e = as_const_int(extent);
                 rvar_extent[rv.var] = e ? *e : 0;
                 if (!e) st.modelled = false;
+                if (as_const_int(simplify(rv.extent))) rvar_compile_time.insert(rv.var);
             }
             const auto &dims = def.schedule().dims();
             for (int d = (int)dims.size() - 1; d >= 0; d--) {
@@ -500,6 +502,7 @@ void PipelineDAG::analyse_stages() {
                 if (dims[d].is_rvar()) {
                     l.kind = LoopKind::Reduction;
                     l.extent = rvar_extent.count(l.var) ? rvar_extent[l.var] : 0;
+                    l.compile_time_extent = rvar_compile_time.count(l.var) > 0;
                 } else {
                     l.kind = LoopKind::Space;
                     int arg = -1;

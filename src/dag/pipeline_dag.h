@@ -28,7 +28,12 @@ struct DimRange {
 struct StageLoop {
     std::string var;  // the Var or RVar name Halide knows it by
     LoopKind kind = LoopKind::Space;
-    int64_t extent = 0;
+    int64_t extent = 0;  // a reduction's: with Params at their estimates
+    // A reduction loop whose extent is a constant in the code Halide
+    // compiles; an extent that reads a Param (e.g. a runtime patch size) is
+    // known only through its estimate, and such a loop cannot be unrolled
+    // or vectorized whole.
+    bool compile_time_extent = false;
 };
 
 struct CallSite {

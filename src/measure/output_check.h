@@ -27,6 +27,13 @@
 //     noise, which no relative tolerance of the small value covers. Not for
 //     outputs computed through round(), which follows the rounding mode and
 //     so moves by whole steps.
+//   ill-conditioned outputs (the reference's rounding spread moves some of
+//     its elements past the tolerance, or an integer computed through float
+//     past 1): which elements a legal schedule moves differs from those the
+//     spread moves, so elements beyond the rules above are admitted by count
+//     and size: at most kIllConditionedFactor times as many as the spread
+//     moves, each by at most kSpreadFactor times the output's widest spread.
+//     An output whose spread moves nothing is judged as above alone.
 //   NaN and Inf: NaN matches NaN only, Inf the same Inf only. A reference
 //     output with no finite element cannot tell right from wrong: it is
 //     reported as unverifiable rather than passed.
@@ -70,6 +77,11 @@ constexpr double kQuantizationFloor = 0.05;
 // contracted (FMA) schedule; a dropped or doubled term moves it by the
 // term's size, orders of magnitude more.
 constexpr double kSpreadFactor = 4;
+// An ill-conditioned reference (one whose rounding spread moves some
+// elements past the tolerance, integers past 1): this many times as many
+// elements as the spread moves may differ by up to kSpreadFactor times the
+// output's widest spread.
+constexpr double kIllConditionedFactor = 2;
 
 // One rule per output buffer, in the order PipelineRunner::outputs() gives them.
 std::vector<OutputRule> output_rules(const PipelineDAG &dag, double tolerance);
@@ -86,7 +98,7 @@ struct OutputComparison {
 
 // `want` holds the reference's elements in `got`'s layout (dense, as
 // PipelineRunner allocates them); `spread`, when given, the reference's
-// rounding spread in the same layout and type (float outputs).
+// rounding spread in the same layout and type.
 OutputComparison compare_output(const Halide::Buffer<> &got, const void *want, const OutputRule &rule,
                                 const void *spread = nullptr);
 

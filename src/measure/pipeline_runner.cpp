@@ -10,6 +10,8 @@
 #include <cfenv>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 #include <random>
 #include <stdexcept>
 
@@ -52,6 +54,8 @@ void widest_move(Buffer<> &spread, const Buffer<> &nearest, const Buffer<> &up, 
         const double x = (double)a[i], y = (double)b[i], z = (double)c[i];
         double m = std::max(std::fabs(y - x), std::fabs(z - x));
         if (!std::isfinite(m)) m = 0;  // NaN and Inf are judged on their own (output_check.h)
+        // An integer move wider than the type (int8's -128 to 127) saturates.
+        if constexpr (std::is_integral_v<T>) m = std::min(m, (double)std::numeric_limits<T>::max());
         out[i] = (T)m;
     }
 }
@@ -65,12 +69,19 @@ std::vector<Buffer<>> rounding_spread(PipelineRunner &runner) {
     std::vector<Buffer<>> spread;
     for (size_t i = 0; i < nearest.size(); i++) {
         const Type t = nearest[i].type();
-        if (!t.is_float()) {
-            spread.emplace_back();
-            continue;
-        }
         Buffer<> s = nearest[i].copy();
-        if (t.bits() == 64) {
+        if (!t.is_float()) {
+            // An integer computed through float arithmetic moves where a
+            // conversion (a LUT index, a quantised level) rounds the other way.
+            const bool is_signed = t.is_int();
+            switch (t.bits()) {
+            case 1:
+            case 8: is_signed ? widest_move<int8_t>(s, nearest[i], up[i], down[i]) : widest_move<uint8_t>(s, nearest[i], up[i], down[i]); break;
+            case 16: is_signed ? widest_move<int16_t>(s, nearest[i], up[i], down[i]) : widest_move<uint16_t>(s, nearest[i], up[i], down[i]); break;
+            case 32: is_signed ? widest_move<int32_t>(s, nearest[i], up[i], down[i]) : widest_move<uint32_t>(s, nearest[i], up[i], down[i]); break;
+            default: is_signed ? widest_move<int64_t>(s, nearest[i], up[i], down[i]) : widest_move<uint64_t>(s, nearest[i], up[i], down[i]); break;
+            }
+        } else if (t.bits() == 64) {
             widest_move<double>(s, nearest[i], up[i], down[i]);
         } else if (t.bits() == 32) {
             widest_move<float>(s, nearest[i], up[i], down[i]);

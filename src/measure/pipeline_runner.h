@@ -65,12 +65,14 @@ std::vector<uint64_t> measurement_input_seeds(const PipelineDAG &dag);
 Halide::Buffer<> make_measurement_input(const PipelineDAG &dag, const InputInfo &in,
                                         const std::vector<DimRange> &region, uint64_t seed);
 
-// How far each element of the runner's float outputs moves when the runner
-// runs again rounding every float operation up, then down, instead of to
-// nearest (the largest of the two moves): the rounding noise each element
-// carries, large where the pipeline cancels big terms into a small result.
-// One dense buffer per output, in outputs() order, of the output's type;
-// an undefined buffer for integer outputs. Run the runner once before; it
+// How far each element of the runner's outputs moves when the runner runs
+// again rounding every float operation up, then down, instead of to nearest
+// (the largest of the two moves): the rounding noise each element carries,
+// large where the pipeline cancels big terms into a small result or divides
+// by a small one, and where a float-to-integer conversion (a LUT index)
+// lands on the other side of a boundary. One dense buffer per output, in
+// outputs() order, of the output's type (an integer move wider than the
+// type saturates; zero for integer outputs of integer arithmetic). Run the runner once before; it
 // must run on the calling thread alone (the reference does: nothing in it
 // is parallel), as the rounding mode is per thread. Leaves the outputs as
 // a run rounding to nearest computes them.

@@ -59,8 +59,9 @@ struct RunnerRun {
 };
 
 // In a measuring child: runs `program` as `run` says with the options'
-// threads and timing, checks its outputs against `reference` (the DAG's
-// outputs, in order, output_check.h's rules) and prints the result line
+// threads and timing, checks its outputs against `reference` (ForkMeasurer's
+// shared reference: the DAG's outputs in order, then their rounding spread
+// in the same layout; output_check.h's rules) and prints the result line
 // (report_ok, report_wrong) or an error line.
 void run_and_check_runner_program(const PipelineDAG &dag, const MeasureOptions &options,
                                   const RunnerProgram &program, const RunnerRun &run, const void *reference);

@@ -26,6 +26,11 @@ namespace {
 // size in ansor_corpus --model, where the rule was judged on measured picks.
 constexpr int kZeroShotFinalists = 8;
 
+// The longest a zero-shot finalist may take to compile before the next one
+// is taken (HL_ANSOR_TIMEOUT, if lower): the user's build compiles the
+// chosen one again.
+constexpr double kZeroShotCompileLimit_s = 20;
+
 std::string ordinal(int n) {
     const int tens = n % 100;
     const char *suffix = (tens >= 11 && tens <= 13) ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
@@ -202,6 +207,15 @@ void TuningSession::start_tuner() {
         earlier.push_back({*r.state, m});
     }
     tuner_->add_history(earlier);
+    // Tuning is never worse than measuring nothing: with nothing of the
+    // pipeline measured yet, the first round measures the program a
+    // zero-shot build would apply (its finalists come from their own
+    // evolution, which the tuner's first round does not repeat exactly).
+    if (history_.empty() && !gpu_ && settings_.tuner.policy == SearchPolicy::Evolution) {
+        SessionChoice::How how;
+        std::optional<State> zero_shot = zero_shot_choice(how);
+        if (zero_shot && how.finalist >= 0) pending_suggestions_.insert(pending_suggestions_.begin(), *zero_shot);
+    }
     tuner_->on_measured = [this](const TrialRecord &t) { record(t); };
     if (settings_.progress) {
         const double flops = dag_.flop_count();
@@ -269,10 +283,10 @@ const TuningOutcome &TuningSession::outcome() const {
     return tuner_ ? tuner_->outcome() : none;
 }
 
-std::optional<State> TuningSession::zero_shot_choice(SessionChoice::How &how) {
-    std::vector<State> finalists = zero_shot_finalists();
-    if (finalists.empty()) return std::nullopt;
-    if (settings_.judge_model_file.empty() || finalists.size() == 1) return finalists[0];
+std::vector<size_t> TuningSession::judged_order(const std::vector<State> &finalists, SessionChoice::How &how) {
+    std::vector<size_t> order(finalists.size());
+    for (size_t i = 0; i < order.size(); i++) order[i] = i;
+    if (settings_.judge_model_file.empty() || finalists.size() == 1) return order;
     // The judge only chooses among programs the cost model found: a model
     // that ranks unseen pipelines' programs better but is never evolved
     // against cannot lead the search into its own blind spots
@@ -281,18 +295,50 @@ std::optional<State> TuningSession::zero_shot_choice(SessionChoice::How &how) {
     std::unique_ptr<CostModel> judge = make_cost_model(CostModelKind::XGBoost, dag_, settings_.tuner.seed,
                                                        settings_.model_objective, judge_file.trees);
     const std::vector<double> scores = judge->predict(finalists);
-    size_t chosen = 0;
-    for (size_t i = 1; i < scores.size(); i++) {
-        if (scores[i] > scores[chosen]) chosen = i;
-    }
+    // Ties keep the cost model's order.
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
     how.judged_by = settings_.judge_model_file;
-    how.finalist = (int)chosen;
+    return order;
+}
+
+CompileCheck TuningSession::check_compile(const State &state, double timeout_s) {
+    if (parts_.check_compile) return parts_.check_compile(state, timeout_s);
+    return check_compiles(dag_, state, target_, timeout_s, settings_.measure.memory_limit_bytes);
+}
+
+std::optional<State> TuningSession::zero_shot_choice(SessionChoice::How &how) {
+    std::vector<State> finalists = zero_shot_finalists();
+    if (finalists.empty()) return std::nullopt;
+    const std::vector<size_t> order = judged_order(finalists, how);
     how.finalists = (int)finalists.size();
-    if (settings_.progress) {
-        std::fprintf(stderr, "[ansor] zero-shot: the judge model %s chose finalist %zu of %zu (1: the cost model's best)\n",
-                     settings_.judge_model_file.c_str(), chosen + 1, finalists.size());
+    // A finalist's compile is checked before it is chosen: the user's build
+    // compiles it again, so a slow one would make the build slow, and one
+    // Halide rejects would break it.
+    const double limit_s = std::min(settings_.measure.timeout_s, kZeroShotCompileLimit_s);
+    for (const size_t i : order) {
+        const CompileCheck check = check_compile(finalists[i], limit_s);
+        if (!check.ok) {
+            std::string why = check.error;
+            std::replace(why.begin(), why.end(), '\n', ' ');
+            how.skipped.push_back("finalist " + std::to_string(i + 1) + ": " + why);
+            std::fprintf(stderr, "[ansor] zero-shot: skipping the cost model's %s finalist: %s\n", ordinal((int)i + 1).c_str(),
+                         why.c_str());
+            continue;
+        }
+        how.finalist = (int)i;
+        if (settings_.progress) {
+            std::fprintf(stderr, "[ansor] zero-shot program: finalist %zu of %zu (1: the cost model's best)%s, compiled in %.1f s\n",
+                         i + 1, finalists.size(),
+                         how.judged_by.empty() ? "" : (", chosen by the judge model " + how.judged_by).c_str(),
+                         check.seconds);
+        }
+        return finalists[i];
     }
-    return finalists[chosen];
+    std::fprintf(stderr, "[ansor] warning: zero-shot: none of the %zu finalists compiled within %.0f s; computing every "
+                         "Func at root instead\n",
+                 finalists.size(), limit_s);
+    how.finalist = -1;
+    return all_at_root(dag_);
 }
 
 std::vector<State> TuningSession::zero_shot_finalists() {
@@ -461,15 +507,21 @@ SessionChoice TuningSession::choose() {
     } else if (how.zero_shot) {
         if (!how.ranked_by.empty()) {
             src << "zero-shot: the program the " << how.ranked_by << " model ranks best, nothing measured";
+        } else if (how.finalist < 0) {
+            src << "zero-shot: none of the cost model's " << how.finalists
+                << " finalists compiled in time, so every Func is computed at root, nothing measured";
         } else if (!how.judged_by.empty()) {
             src << "zero-shot: of the cost model's best programs of its " << how.finalists
-                << " best sketches, the one the judge model " << how.judged_by << " scores best (the cost model's "
+                << " best sketches, the one the judge model " << how.judged_by << " scores best"
+                << (how.skipped.empty() ? "" : " of those that compiled") << " (the cost model's "
                 << ordinal(how.finalist + 1) << "), nothing measured";
             if (!settings_.model_file.empty()) src << " (model " << settings_.model_file << ")";
         } else {
-            src << "zero-shot: the program the cost model ranks best, nothing measured";
+            src << "zero-shot: the program the cost model ranks best"
+                << (how.skipped.empty() ? "" : " of those that compiled") << ", nothing measured";
             if (!settings_.model_file.empty()) src << " (model " << settings_.model_file << ")";
         }
+        for (const std::string &skipped : how.skipped) src << "\n// skipped " << skipped;
     } else if (how.measured) {
         src << "best of " << how.trials << " measured programs";
         if (!history_.empty()) src << " and " << history_.size() << " from " << settings_.log;

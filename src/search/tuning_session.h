@@ -9,6 +9,7 @@
 //   TuningSession session(dag, target, Options::from_environment());
 //   if (session.settings().tuner.trials > 0) session.tune();
 //   SessionChoice choice = session.choose();
+#include "measure/compile_check.h"
 #include "model/cost_model.h"
 #include "records/pipeline_key.h"
 #include "records/pretraining_set.h"
@@ -37,6 +38,9 @@ struct SessionParts {
     std::function<std::unique_ptr<CostModel>(const PipelineDAG &)> make_model;
     // settings.pretrain already read, for tools that start many sessions.
     std::shared_ptr<const PretrainingSet> pretraining;
+    // Default: check_compiles (measure/compile_check.h) in a sandboxed child
+    // with the zero-shot compile limit; tests put in failures.
+    std::function<CompileCheck(const State &, double timeout_s)> check_compile;
 };
 
 // The program a session applies, and how it was chosen.
@@ -49,6 +53,9 @@ struct SessionChoice {
         std::string ranked_by;  // the ranking model's name where it is not the session's cost model
         std::string judged_by;  // zero-shot: the judge model file that chose among the finalists ("" for none)
         int finalist = 0, finalists = 0;  // zero-shot with a judge: the chosen finalist's rank by the cost model (0: best), of how many
+        // Zero-shot: the finalists passed over because they did not compile
+        // in time or at all, in the order they were tried, with why.
+        std::vector<std::string> skipped;
         double best_ms = 0;
         int trials = 0, failures = 0;  // this session's measurements
         std::string not_measured_because;  // why the pipeline could not be measured, if it could not
@@ -120,9 +127,16 @@ private:
     void start_tuner();
     // Zero-shot, measuring nothing: the cost model's finalists, and of them
     // the one the judge model scores best (the cost model's best without a
-    // judge); none if the cost model cannot rank. Fills how.judged_by and
-    // how.finalist where a judge chose.
+    // judge) among those that compile within the zero-shot compile limit,
+    // tried in that order; none if the cost model cannot rank. Fills
+    // how.judged_by, how.finalist and how.skipped. When no finalist
+    // compiles, every Func at root is applied with a warning: a zero-shot
+    // build never fails because of its schedule.
     std::optional<State> zero_shot_choice(SessionChoice::How &how);
+    // The finalists in the order the judge prefers them (the cost model's
+    // order without a judge), and the judge's file in how.judged_by.
+    std::vector<size_t> judged_order(const std::vector<State> &finalists, SessionChoice::How &how);
+    CompileCheck check_compile(const State &state, double timeout_s);
     // The cost model's best program of each of its best sketches after
     // evolving a population under it, as the first round of tuning would
     // pick them (at most 8, one per structure while others

@@ -126,7 +126,7 @@ ModelStage LoopNest::build_stage(const ModelFunc &f, const std::vector<StageLoop
         l.name = b.var;
         l.kind = b.kind;
         l.extent = b.extent;
-        l.constant_extent = b.kind == LoopKind::Reduction;
+        l.constant_extent = b.kind == LoopKind::Reduction && b.compile_time_extent;
         for (size_t a = 0; a < f.pure_args.size(); a++) {
             if (f.pure_args[a] == b.var && b.kind == LoopKind::Space) l.extent = f.extents[a];
         }
@@ -323,7 +323,7 @@ const ModelFunc &LoopNest::add_intermediate(const std::string &func_name, int st
     std::vector<StageLoop> init, update;
     for (size_t a = 0; a < f.pure_args.size(); a++) init.push_back({f.pure_args[a], LoopKind::Space, f.extents[a]});
     for (const auto &l : before.loops) {
-        StageLoop s{l.name, l.kind, l.extent};
+        StageLoop s{l.name, l.kind, l.extent, l.constant_extent};
         for (const auto &p : preserved) {
             if (p.first == l.name) {
                 s = {p.second, LoopKind::Space, l.extent};
@@ -339,7 +339,7 @@ const ModelFunc &LoopNest::add_intermediate(const std::string &func_name, int st
     // The factored stage now loops over the preserved RVars and its pure Vars.
     std::vector<StageLoop> merged;
     for (const auto &l : before.loops) {
-        if (l.kind == LoopKind::Reduction && kept.count(l.name)) merged.push_back({l.name, l.kind, l.extent});
+        if (l.kind == LoopKind::Reduction && kept.count(l.name)) merged.push_back({l.name, l.kind, l.extent, l.constant_extent});
     }
     for (const auto &b : f.base_stages[stage_index]) {
         if (b.kind == LoopKind::Space) merged.push_back(b);

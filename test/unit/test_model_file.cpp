@@ -198,3 +198,87 @@ TEST_CASE("zero-shot: a judge model chooses among the cost model's finalists; HL
     CHECK_THROWS_WITH_AS(TuningSession(dag, target, options("/no/such/judge.gz")).choose(),
                          doctest::Contains("/no/such/judge.gz"), UserError);
 }
+
+TEST_CASE("zero-shot: a finalist that does not compile, or not in time, is skipped, and the schedule says so") {
+    SavedModel saved;
+    const Halide::Target target = fake_machine_target();
+    const PipelineDAG &dag = saved.programs.dag;
+    const Options o = Options::from_map({{"HL_ANSOR_MODEL", saved.path}, {"HL_ANSOR_JUDGE_MODEL", "none"},
+                                         {"HL_ANSOR_TRIALS", "0"}, {"HL_ANSOR_PROGRESS", "0"},
+                                         {"HL_ANSOR_POPULATION", "128"}, {"HL_ANSOR_GENERATIONS", "2"}});
+    // The real check: the cost model's best compiles, nothing is skipped.
+    const SessionChoice plain = TuningSession(dag, target, o).choose();
+    REQUIRE(plain.how.zero_shot);
+    CHECK(plain.how.skipped.empty());
+    CHECK(plain.how.finalist == 0);
+    REQUIRE(plain.how.finalists > 2);
+
+    std::vector<std::string> checked;
+    std::vector<double> limits;
+    SessionParts parts;
+    parts.check_compile = [&](const State &s, double timeout_s) {
+        checked.push_back(s.key());
+        limits.push_back(timeout_s);
+        CompileCheck c;
+        if (checked.size() == 1) c.error = "Can only unroll for loops over a constant extent.\nmore";
+        else if (checked.size() == 2) c.error = "did not compile in " + std::to_string((int)timeout_s) + " s";
+        else c.ok = true;
+        return c;
+    };
+    const SessionChoice third = TuningSession(dag, target, session_settings(o, dag, target), parts).choose();
+    REQUIRE(checked.size() == 3);
+    CHECK(checked[0] == plain.state.key());  // tried in the cost model's order
+    CHECK(limits[0] <= 20);
+    CHECK(third.how.finalist == 2);
+    CHECK(third.state.key() == checked[2]);
+    REQUIRE(third.how.skipped.size() == 2);
+    CHECK(third.source.find("of those that compiled") != std::string::npos);
+    CHECK(third.source.find("// skipped finalist 1: Can only unroll for loops over a constant extent. more") !=
+          std::string::npos);
+    CHECK(third.source.find("// skipped finalist 2: did not compile in") != std::string::npos);
+
+    // None compiles: every Func at root, said in the schedule; the build goes on.
+    parts.check_compile = [](const State &, double) {
+        CompileCheck c;
+        c.error = "internal compiler error";
+        return c;
+    };
+    const SessionChoice root = TuningSession(dag, target, session_settings(o, dag, target), parts).choose();
+    CHECK(root.how.finalist == -1);
+    CHECK((int)root.how.skipped.size() == root.how.finalists);
+    CHECK(root.source.find("every Func is computed at root") != std::string::npos);
+}
+
+TEST_CASE("tuning: the first round measures the program a zero-shot build applies") {
+    SavedModel saved;
+    const Halide::Target target = fake_machine_target();
+    const PipelineDAG &dag = saved.programs.dag;
+    auto options = [&](const std::string &trials) {
+        return Options::from_map({{"HL_ANSOR_MODEL", saved.path}, {"HL_ANSOR_JUDGE_MODEL", "none"},
+                                  {"HL_ANSOR_TRIALS", trials}, {"HL_ANSOR_PROGRESS", "0"},
+                                  {"HL_ANSOR_POPULATION", "128"}, {"HL_ANSOR_GENERATIONS", "2"},
+                                  {"HL_ANSOR_MEASURES_PER_ROUND", "4"}});
+    };
+    const SessionChoice zero_shot = TuningSession(dag, target, options("0")).choose();
+    REQUIRE(zero_shot.how.zero_shot);
+    struct FakeMachineMeasurer : public Measurer {
+        std::vector<MeasureResult> measure(const std::vector<State> &states) override {
+            std::vector<MeasureResult> out(states.size());
+            for (size_t i = 0; i < states.size(); i++) {
+                out[i].ok = true;
+                out[i].min_ms = out[i].median_ms = fake_ms(states[i]);
+            }
+            return out;
+        }
+    };
+    SessionParts parts;
+    parts.make_measurer = [](const PipelineDAG &, const MeasureOptions &) -> std::unique_ptr<Measurer> {
+        return std::make_unique<FakeMachineMeasurer>();
+    };
+    TuningSession tuned(dag, target, session_settings(options("4"), dag, target), parts);
+    tuned.tune();
+    bool measured = false;
+    for (const TrialRecord &t : tuned.outcome().trials) measured = measured || t.state.key() == zero_shot.state.key();
+    CHECK(measured);
+    CHECK(fake_ms(tuned.choose().state) <= fake_ms(zero_shot.state));
+}

@@ -451,3 +451,70 @@ TEST_CASE("compare: elements that cancel to rounding noise may differ by a few t
     rounded.set_estimate(x, 0, 16);
     CHECK(output_rules(PipelineDAG(functions({rounded}), 2), 1e-3)[0].rounds_by_mode);
 }
+
+TEST_CASE("compare: an ill-conditioned reference admits as many far-off elements as its spread moves, by as much") {
+    const size_t n = 1000;
+    SUBCASE("floats") {
+        Buffer<float> want(n), got(n), spread(n);
+        want.fill(1.f);
+        got.fill(1.f);
+        spread.fill(0.f);
+        // Ten elements whose reference moves by 0.5 under directed rounding
+        // (a division by a near-zero sum); a legal reordering moves others.
+        for (int i = 0; i < 10; i++) spread(i * 7) = 0.5f;
+        for (int i = 0; i < 15; i++) got(500 + i) = 2.5f;  // off by 1.5 <= 4 * 0.5
+        const OutputRule r = rule_for(Float(32));
+        CHECK_FALSE(compare_output(got, want.data(), r).ok());
+        OutputComparison c = compare_output(got, want.data(), r, spread.data());
+        CHECK_MESSAGE(c.ok(), c.detail);
+        got(600) = 3.5f;  // off by 2.5, beyond four times the widest spread
+        CHECK_FALSE(compare_output(got, want.data(), r, spread.data()).ok());
+        got(600) = 1.f;
+        for (int i = 0; i < 10; i++) got(700 + i) = 2.f;  // 25 elements: more than twice the 10 the spread moves
+        c = compare_output(got, want.data(), r, spread.data());
+        CHECK_FALSE(c.ok());
+        CHECK(c.detail.find("more than the reference's own rounding moves") != std::string::npos);
+        // A reference whose spread stays within the tolerance is judged per element.
+        spread.fill(1e-5f);
+        CHECK_FALSE(compare_output(got, want.data(), r, spread.data()).ok());
+    }
+    SUBCASE("integers computed through float") {
+        Buffer<uint16_t> want(n), got(n), spread(n);
+        for (size_t i = 0; i < n; i++) want((int)i) = got((int)i) = (uint16_t)(1000 + i);
+        spread.fill(0);
+        // A LUT index that lands on the other side of a boundary: 40 levels.
+        for (int i = 0; i < 5; i++) spread(i * 100) = 40;
+        for (int i = 0; i < 8; i++) got(301 + i) += 133;  // <= 4 * 40, on 8 <= 2 * 5 elements
+        const OutputRule through_float = rule_for(UInt(16), true);
+        CHECK_FALSE(compare_output(got, want.data(), through_float).ok());
+        OutputComparison c = compare_output(got, want.data(), through_float, spread.data());
+        CHECK_MESSAGE(c.ok(), c.detail);
+        // Integer arithmetic alone stays exact whatever a spread says.
+        CHECK_FALSE(compare_output(got, want.data(), rule_for(UInt(16)), spread.data()).ok());
+        got(900) += 200;  // beyond four times the widest spread
+        CHECK_FALSE(compare_output(got, want.data(), through_float, spread.data()).ok());
+        got(900) -= 200;
+        for (int i = 0; i < 3; i++) got(950 + i) += 50;  // 11 elements: more than twice 5
+        CHECK_FALSE(compare_output(got, want.data(), through_float, spread.data()).ok());
+    }
+}
+
+TEST_CASE("histogram equalisation: with the reference's rounding spread, a dropped or doubled term still fails") {
+    const int w = 160, h = 120;
+    Func heq = histogram_equalise(w, h);
+    PipelineDAG dag(functions({heq}), 2);
+    PipelineRunner reference(dag, nullptr, cpu);
+    reference.compile();
+    reference.run();
+    const std::vector<Buffer<>> want{reference.outputs()[0].copy()};
+    const std::vector<Buffer<>> spread = rounding_spread(reference);
+    REQUIRE(spread.size() == 1);
+    REQUIRE(spread[0].defined());  // an integer output through float has a spread too
+    for (int fault : {1, 2}) {
+        CAPTURE(fault);
+        Func broken = histogram_equalise(w, h, fault);
+        PipelineDAG broken_dag(functions({broken}), 2);
+        const std::vector<Buffer<>> got{run_root(broken_dag, cpu)};
+        CHECK_FALSE(compare_outputs(dag, got, want, 1e-3, spread).ok());
+    }
+}

@@ -1,0 +1,27 @@
+#pragma once
+// Whether a program compiles for its target within a time limit, before it
+// is applied to a user's build: a deep copy of the pipeline scheduled by it
+// is lowered and compiled to an object file (LLVM's code generation
+// included) in a sandboxed child (sandbox.h), so that a schedule Halide
+// rejects, one that crashes the compiler, or one whose compile runs away is
+// found without touching the build. The target need not be one this machine
+// runs: nothing is executed.
+#include "state/state.h"
+
+#include <Halide.h>
+
+#include <cstdint>
+#include <string>
+
+namespace ansor {
+
+struct CompileCheck {
+    bool ok = false;
+    std::string error;  // why not: Halide's error, the crash, or the time limit
+    double seconds = 0;
+};
+
+CompileCheck check_compiles(const PipelineDAG &dag, const State &state, const Halide::Target &target,
+                            double timeout_s, uint64_t memory_limit_bytes);
+
+}  // namespace ansor

@@ -1,0 +1,85 @@
+// The compile check a zero-shot build runs before it applies a program, and
+// the space's refusal to unroll a loop whose extent is a runtime Param (a
+// reduction over a patch size given at run time).
+#include "measure/compile_check.h"
+#include "search/program_sampler.h"
+#include "state/directive.h"
+#include "sketch/sketch_generator.h"
+#include "measure_test_support.h"
+#include "test_pipelines.h"
+
+#include <doctest/doctest.h>
+
+#include <random>
+
+using namespace ansor;
+using namespace Halide;
+
+namespace {
+
+// A box filter over a window whose size is a Param with an estimate, as
+// Halide's nl_means takes its patch size: the reduction's extent is known
+// to the search only through the estimate and is no constant in the code.
+ansor_test::Pipe make_param_window() {
+    ImageParam in(Float(32), 2, "pw_in");
+    Param<int> window("pw_window");
+    window.set_estimate(7);
+    Var x("x"), y("y");
+    RDom r(0, window, 0, window, "pw_r");
+    Func sum_window("pw_sum"), out("pw_out");
+    sum_window(x, y) += in(x + r.x, y + r.y);
+    out(x, y) = sum_window(x, y) / cast<float>(window * window);
+    out.set_estimate(x, 0, 256).set_estimate(y, 0, 256);
+    in.set_estimates({{0, 270}, {0, 270}});
+    return {{out}};
+}
+
+}  // namespace
+
+TEST_CASE("compile check: a program that compiles passes; one past the time limit is stopped and says so") {
+    ansor_test::Pipe p = ansor_test::make_blur(200, 100);
+    PipelineDAG dag(p.functions(), 2);
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
+    ProgramSampler sampler(generate_sketches({dag, ansor_test::cpu_target()}), annotator);
+    std::mt19937_64 rng(1);
+    std::optional<State> s = sampler.sample(rng);
+    REQUIRE(s);
+    const CompileCheck ok = check_compiles(dag, *s, ansor_test::cpu_target(), 60, 0);
+    CHECK_MESSAGE(ok.ok, ok.error);
+    CHECK(ok.seconds > 0);
+    const CompileCheck late = check_compiles(dag, *s, ansor_test::cpu_target(), 0.001, 0);
+    CHECK_FALSE(late.ok);
+    CHECK(late.error.find("did not compile in") != std::string::npos);
+}
+
+TEST_CASE("no program unrolls or vectorizes a reduction whose extent is a runtime Param, and each compiles") {
+    ansor_test::Pipe p = make_param_window();
+    PipelineDAG dag(p.functions(), 2);
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
+    ProgramSampler sampler(generate_sketches({dag, ansor_test::cpu_target()}), annotator);
+    std::mt19937_64 rng(3);
+    int sampled = 0, compiled = 0;
+    for (int i = 0; i < 300; i++) {
+        std::optional<State> s = sampler.sample(rng);
+        if (!s) continue;
+        sampled++;
+        CAPTURE(s->source());
+        // The RVars themselves: pieces split off them have constant extents.
+        for (const Directive &d : s->lower()) {
+            if (d.kind != Directive::Kind::Unroll && d.kind != Directive::Kind::Vectorize) continue;
+            CHECK(d.loops[0].name != "pw_r$x");
+            CHECK(d.loops[0].name != "pw_r$y");
+        }
+        // Halide itself is the judge: the first programs compile.
+        if (compiled < 6) {
+            const CompileCheck c = check_compiles(dag, *s, ansor_test::cpu_target(), 120, 0);
+            CHECK_MESSAGE(c.ok, c.error);
+            compiled++;
+        }
+    }
+    CHECK(sampled > 100);
+}
