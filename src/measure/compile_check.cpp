@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 namespace ansor {
 
@@ -20,16 +21,10 @@ namespace {
 
 constexpr const char *kCompiledLine = "compile check: compiled";
 
-// The child: compiles the scheduled copy into a scratch directory of its own
-// and says so on stdout; Halide's errors and crashes reach the parent there too.
-[[noreturn]] void compile_in_child(const PipelineDAG &dag, const State &state, const Halide::Target &target) {
-    char dir[] = "/tmp/ansor-compile-check-XXXXXX";
-    if (!mkdtemp(dir)) {
-        std::printf("error: cannot create a scratch directory: %s\n", std::strerror(errno));
-        std::fflush(stdout);
-        _exit(0);
-    }
-    const std::string object = std::string(dir) + "/program.o";
+// The child: compiles the scheduled copy into `object` and says so on
+// stdout; Halide's errors and crashes reach the parent there too.
+[[noreturn]] void compile_in_child(const PipelineDAG &dag, const State &state, const Halide::Target &target,
+                                   const std::string &object) {
     try {
         Halide::Pipeline p = scheduled_pipeline(dag, &state);
         p.compile_to_object(object, p.infer_arguments(), "ansor_compile_check", target);
@@ -40,8 +35,6 @@ constexpr const char *kCompiledLine = "compile check: compiled";
         std::printf("error: %s\n", e.what());
     }
     std::fflush(stdout);
-    unlink(object.c_str());
-    rmdir(dir);
     _exit(0);
 }
 
@@ -84,6 +77,21 @@ std::string first_lines(const std::string &text, size_t most) {
 CompileCheck check_compiles(const PipelineDAG &dag, const State &state, const Halide::Target &target,
                             double timeout_s, uint64_t memory_limit_bytes) {
     CompileCheck result;
+    // The parent owns the scratch directory, so that a child killed at the
+    // time limit leaves nothing behind.
+    const char *tmp = std::getenv("TMPDIR");
+    std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/ansor-compile-check-XXXXXX";
+    if (!mkdtemp(dir.data())) {
+        result.error = "cannot create a scratch directory " + dir + ": " + std::strerror(errno);
+        return result;
+    }
+    struct RemoveAtEnd {
+        std::string path;
+        ~RemoveAtEnd() {
+            std::error_code ignored;
+            std::filesystem::remove_all(path, ignored);
+        }
+    } remove_at_end{dir};
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) {
         result.error = std::string("cannot create a pipe for the compile check: ") + std::strerror(errno);
@@ -106,7 +114,7 @@ CompileCheck check_compiles(const PipelineDAG &dag, const State &state, const Ha
         dup2(fds[1], 1);
         dup2(fds[1], 2);
         enter_sandbox({memory_limit_bytes}, tuner);
-        compile_in_child(dag, state, target);
+        compile_in_child(dag, state, target, dir + "/program.o");
     }
     adopt_group(pid);
     close(fds[1]);

@@ -10,6 +10,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <random>
 
 using namespace ansor;
@@ -49,9 +51,18 @@ TEST_CASE("compile check: a program that compiles passes; one past the time limi
     const CompileCheck ok = check_compiles(dag, *s, ansor_test::cpu_target(), 60, 0);
     CHECK_MESSAGE(ok.ok, ok.error);
     CHECK(ok.seconds > 0);
+    // The child killed at the limit leaves no scratch files behind.
+    char scratch[] = "/tmp/ansor-compile-check-test-XXXXXX";
+    REQUIRE(mkdtemp(scratch));
+    const char *old_tmpdir = std::getenv("TMPDIR");
+    const std::string saved = old_tmpdir ? old_tmpdir : "";
+    setenv("TMPDIR", scratch, 1);
     const CompileCheck late = check_compiles(dag, *s, ansor_test::cpu_target(), 0.001, 0);
+    if (old_tmpdir) setenv("TMPDIR", saved.c_str(), 1); else unsetenv("TMPDIR");
     CHECK_FALSE(late.ok);
     CHECK(late.error.find("did not compile in") != std::string::npos);
+    CHECK(std::filesystem::is_empty(scratch));
+    std::filesystem::remove_all(scratch);
 }
 
 TEST_CASE("no program unrolls or vectorizes a reduction whose extent is a runtime Param, and each compiles") {
