@@ -1,5 +1,5 @@
 #pragma once
-// FamilySeer's families (brief §5): tasks grouped by their core operation
+// FamilySeer's families: tasks grouped by their core operation
 // (the generator), or by a hash of their operation sequence (the pipeline's
 // structure with every shape number blanked out, so that the same layer at
 // other sizes joins the family while a variant with another epilogue,

@@ -1,5 +1,5 @@
 #pragma once
-// One cost model trained on the programs of several tasks (brief §5):
+// One cost model trained on the programs of several tasks:
 // FamilySeer's per-family models, or Ansor's single model for every task
 // (monolithic). A SharedModelPool maps each group to a TrainedModel
 // (src/model/trained_model.h: the trees and the group's training data);

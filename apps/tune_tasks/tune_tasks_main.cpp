@@ -1,5 +1,5 @@
 // ansor_tune_tasks: tunes the tasks of a task file together under one trial
-// budget (brief §4-§5, docs/tuning_networks.md). The task scheduler
+// budget (docs/tuning_networks.md). The task scheduler
 // (src/scheduler/) hands out units, one unit = one tuning round of one task
 // (HL_ANSOR_MEASURES_PER_ROUND measurements); every measurement is appended
 // to the tuning log, so that building a generator afterwards with

@@ -90,7 +90,7 @@ struct Node {
     bool modelled = true;
     std::string why_not_modelled;
 
-    // Static predicates of the brief, evaluated on the unscheduled pipeline.
+    // Static predicates of Ansor's sketch rules, evaluated on the unscheduled pipeline.
     bool is_strict_inlinable = false;
     bool has_data_reuse = false;
     bool has_more_reduction_parallel = false;

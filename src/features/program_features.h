@@ -1,5 +1,5 @@
 #pragma once
-// Program features for the learned cost model (Ansor §5.2, brief §3).
+// Program features for the learned cost model (Ansor §5.2).
 //
 // One fixed-length float vector per *statement*: every stage of every Func
 // that is not inlined, seen inside its whole loop nest (the loops of the

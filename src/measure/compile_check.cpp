@@ -125,6 +125,7 @@ CompileCheck check_compiles(const PipelineDAG &dag, const State &state, const Ha
     const int status = reap(pid, 5);
     result.seconds = steady_now_s() - start;
     if (!ended) {
+        result.timed_out = true;
         result.error = "did not compile in " + std::to_string((int)timeout_s) + " s";
     } else if (output.find(kCompiledLine) != std::string::npos) {
         result.ok = true;

@@ -17,6 +17,7 @@ namespace ansor {
 
 struct CompileCheck {
     bool ok = false;
+    bool timed_out = false;  // stopped at the time limit: it might compile given longer
     std::string error;  // why not: Halide's error, the crash, or the time limit
     double seconds = 0;
 };

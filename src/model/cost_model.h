@@ -1,5 +1,5 @@
 #pragma once
-// The cost model interface the search talks to (brief §3). Scores are
+// The cost model interface the search talks to. Scores are
 // "higher is faster"; a program's score is the sum of its statements'
 // scores (Ansor's pack-sum), and the per-statement scores are exposed so
 // that crossover can prefer the parent whose stage scores better.
@@ -9,7 +9,8 @@
 // learned model it scores with and trains is a TrainedModel
 // (trained_model.h), its own or shared with other pipelines' CostModels.
 // make_cost_model (make_cost_model.h) builds one by name.
-#include "measure/measurer.h"
+#include "measure/measure_result.h"
+#include "state/state.h"
 #include "records/pretraining_set.h"
 #include "util/errors.h"
 

@@ -7,7 +7,11 @@
 
 #include <dlfcn.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
+
+#include <cstdio>
+#include <type_traits>
 
 namespace ansor {
 
@@ -35,6 +39,21 @@ std::string read_maybe_gzipped(const std::string &path) {
     return bytes;
 }
 
+// A header field of the expected type (strings, or non-negative integers),
+// its type's empty value when absent; a field of another type is an error
+// naming the file and the field.
+template<typename T>
+T header_field(const nlohmann::json &header, const char *name, const std::string &path) {
+    if (!header.contains(name)) return T{};
+    const nlohmann::json &v = header.at(name);
+    const bool fits = std::is_same_v<T, std::string> ? v.is_string() : v.is_number_unsigned();
+    if (!fits) {
+        throw UserError("the cost model file " + path + " has a malformed header: \"" + name + "\" is " + v.dump() +
+                        ", expected " + (std::is_same_v<T, std::string> ? "a string" : "a non-negative integer"));
+    }
+    return v.get<T>();
+}
+
 }  // namespace
 
 void save_model_file(const std::string &path, const PackSumXGBoost &trees, ModelFileInfo info) {
@@ -45,10 +64,16 @@ void save_model_file(const std::string &path, const PackSumXGBoost &trees, Model
                              {"target", info.target},       {"pipelines", info.pipelines},
                              {"programs", info.programs},   {"sources", info.sources}};
     const std::string bytes = header.dump() + "\n" + trees.save();
-    gzFile out = gzopen(path.c_str(), "wb9");
-    if (!out) throw UserError("cannot write the cost model file " + path);
+    // Written beside the file and renamed over it: a save that fails or is
+    // killed half-way leaves the model that was there whole.
+    const std::string partial = path + ".partial-" + std::to_string(getpid());
+    gzFile out = gzopen(partial.c_str(), "wb9");
+    if (!out) throw UserError("cannot write the cost model file " + path + " (cannot create " + partial + ")");
     const bool written = gzwrite(out, bytes.data(), (unsigned)bytes.size()) == (int)bytes.size();
-    if (gzclose(out) != Z_OK || !written) throw UserError("cannot write the cost model file " + path);
+    if (gzclose(out) != Z_OK || !written || std::rename(partial.c_str(), path.c_str()) != 0) {
+        std::remove(partial.c_str());
+        throw UserError("cannot write the cost model file " + path);
+    }
 }
 
 LoadedModel load_model_file(const std::string &path) {
@@ -69,11 +94,11 @@ LoadedModel load_model_file(const std::string &path) {
                         "; this build reads version " + std::to_string(kVersion));
     }
     LoadedModel m;
-    m.info.feature_set = header.value("feature_set", "");
-    m.info.objective = header.value("objective", "");
-    m.info.target = header.value("target", "");
-    m.info.pipelines = header.value("pipelines", (size_t)0);
-    m.info.programs = header.value("programs", (size_t)0);
+    m.info.feature_set = header_field<std::string>(header, "feature_set", path);
+    m.info.objective = header_field<std::string>(header, "objective", path);
+    m.info.target = header_field<std::string>(header, "target", path);
+    m.info.pipelines = header_field<size_t>(header, "pipelines", path);
+    m.info.programs = header_field<size_t>(header, "programs", path);
     if (header.contains("sources") && header["sources"].is_array()) {
         for (const auto &s : header["sources"]) m.info.sources.push_back(s.is_string() ? s.get<std::string>() : s.dump());
     }

@@ -1,5 +1,5 @@
 #pragma once
-// Gradient-boosted trees trained with Ansor's pack-sum objective (brief §3),
+// Gradient-boosted trees trained with Ansor's pack-sum objective,
 // on libxgboost's C API. Knows nothing of pipelines or states: a program is
 // a block of statement feature rows (features/program_batch.h) and a label;
 // the trees score single statements and a program's score is the sum of its

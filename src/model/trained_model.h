@@ -1,5 +1,5 @@
 #pragma once
-// The trained half of Ansor's cost model (brief §3): pack-sum trees
+// The trained half of Ansor's cost model: pack-sum trees
 // (pack_sum_xgboost.h) and the featurised programs they are trained on,
 // each program in a named group. It knows nothing of pipelines or states;
 // featurising a pipeline's States is the pipeline side's job

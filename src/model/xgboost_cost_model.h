@@ -1,5 +1,5 @@
 #pragma once
-// Ansor's learned cost model, pipeline side (brief §3): featurises one
+// Ansor's learned cost model, pipeline side: featurises one
 // pipeline's States (src/features) and scores and trains with a
 // TrainedModel (trained_model.h: pack-sum trees and their training data).
 // The TrainedModel is its own, or shared with the XGBoostCostModels of

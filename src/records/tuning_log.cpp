@@ -92,6 +92,17 @@ void TuningLog::scan(const std::function<void(TuningRecord &&)> &keep) const {
             throw UserError(where(path_, l.number) + ": malformed tuning record: " + e.what());
         }
         r.line = l.number;
+        // A forged or corrupted time would win every comparison: such a
+        // record is never applied, trained on or counted.
+        MeasureResult as_measured;
+        as_measured.ok = r.ok;
+        as_measured.min_ms = r.min_ms;
+        as_measured.median_ms = r.median_ms;
+        as_measured.seconds = r.seconds;
+        if (const std::string why = implausible_result(as_measured); !why.empty()) {
+            warn_(where(path_, l.number) + ": skipped a record whose " + why);
+            continue;
+        }
         keep(std::move(r));
     }
     if (newer) {

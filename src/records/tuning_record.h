@@ -3,7 +3,8 @@
 // (docs/tuning_log.md lists the fields). This file converts between the
 // struct and JSON and validates what it reads; the file handling is in
 // tuning_log.h.
-#include "measure/measurer.h"
+#include "measure/measure_result.h"
+#include "state/state.h"
 #include "records/pipeline_key.h"
 #include "records/record_conditions.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// What the task scheduler minimises (brief §4): f(g_1, …, g_n), with g_i the
+// What the task scheduler minimises: f(g_1, …, g_n), with g_i the
 // best latency found so far for task i (+inf while task i has no valid
 // program). The scheduler needs the value and ∂f/∂g_i.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// A tuning task as the task scheduler sees it (brief §4): one pipeline
+// A tuning task as the task scheduler sees it: one pipeline
 // (subgraph) to find a fast program for, where it occurs, and what is known
 // about it beforehand. Nothing here depends on Halide or on measurement.
 #include <optional>
@@ -23,7 +23,7 @@ struct Task {
     // compiler's), in the same unit as the tuner's latencies. Networks' reference
     // latencies B_j for f3 can be summed from these.
     std::optional<double> reference_latency;
-    // Tasks with the same family key are similar (N(i) of the brief; FamilySeer's
+    // Tasks with the same family key are similar (N(i) in Ansor's task scheduler; FamilySeer's
     // families). Without a key, tasks with the same flop count are similar.
     std::string family;
 };

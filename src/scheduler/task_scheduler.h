@@ -1,5 +1,5 @@
 #pragma once
-// The task scheduler (Ansor §6, brief §4): splits a tuning budget, counted in
+// The task scheduler (Ansor §6): splits a tuning budget, counted in
 // units (one unit = one round of search and measurement of one task), among
 // many tasks so that the objective f(g_1, …, g_n) falls fastest.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// Evolutionary search (Ansor §5.1, brief §3): a population of complete
+// Evolutionary search (Ansor §5.1): a population of complete
 // programs — fresh samples plus the best measured ones — evolves for a few
 // generations under the cost model: parents are drawn with probability
 // proportional to their predicted fitness, children come from node-based

@@ -1,5 +1,5 @@
 #pragma once
-// Evolution's mutations (Ansor §5.1, brief §3). Each takes a complete
+// Evolution's mutations (Ansor §5.1). Each takes a complete
 // program and returns a changed, replayable one, or nothing when the chosen
 // edit does not fit this state (the caller draws again).
 #include "annotate/random_annotator.h"

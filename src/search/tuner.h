@@ -1,5 +1,5 @@
 #pragma once
-// The tuning loop for one pipeline (brief §3): in rounds, pick candidates —
+// The tuning loop for one pipeline: in rounds, pick candidates —
 // the best the cost model predicts after evolution, plus an ε share of fresh
 // random programs — measure them, hand each measurement to the caller (the
 // tuning log), retrain the model, and keep the fastest program.
@@ -8,6 +8,7 @@
 //   random:    every candidate is a fresh random program (ε = 1);
 //   model:     the model ranks a population of fresh samples (no evolution);
 //   evolution: the population (samples + best measured) evolves first.
+#include "measure/measurer.h"
 #include "model/cost_model.h"
 #include "options/choices.h"
 #include "search/evolutionary_search.h"

@@ -30,6 +30,9 @@ constexpr int kZeroShotFinalists = 8;
 // is taken (HL_ANSOR_TIMEOUT, if lower): the user's build compiles the
 // chosen one again.
 constexpr double kZeroShotCompileLimit_s = 20;
+// When every finalist failed and some only for time, the judge's best of
+// those is tried once more with this many times the limit.
+constexpr double kZeroShotSecondTryFactor = 3;
 
 std::string ordinal(int n) {
     const int tens = n % 100;
@@ -315,28 +318,46 @@ std::optional<State> TuningSession::zero_shot_choice(SessionChoice::How &how) {
     // compiles it again, so a slow one would make the build slow, and one
     // Halide rejects would break it.
     const double limit_s = std::min(settings_.measure.timeout_s, kZeroShotCompileLimit_s);
+    std::optional<size_t> first_slow;  // the judge's best finalist stopped at the limit
+    auto compiles = [&](size_t i, double limit) {
+        const CompileCheck check = check_compile(finalists[i], limit);
+        const std::string label = "finalist " + std::to_string(i + 1) + ": ";
+        if (check.ok) {
+            how.finalist = (int)i;
+            // A second try that succeeds takes back its first one's note.
+            how.skipped.erase(std::remove_if(how.skipped.begin(), how.skipped.end(),
+                                             [&](const std::string &note) { return note.rfind(label, 0) == 0; }),
+                              how.skipped.end());
+            if (settings_.progress) {
+                std::fprintf(stderr, "[ansor] zero-shot program: finalist %zu of %zu (1: the cost model's best)%s, compiled in %.1f s\n",
+                             i + 1, finalists.size(),
+                             how.judged_by.empty() ? "" : (", chosen by the judge model " + how.judged_by).c_str(),
+                             check.seconds);
+            }
+            return true;
+        }
+        if (check.timed_out && !first_slow) first_slow = i;
+        std::string why = check.error;
+        std::replace(why.begin(), why.end(), '\n', ' ');
+        how.skipped.push_back(label + why);
+        std::fprintf(stderr, "[ansor] zero-shot: skipping the cost model's %s finalist: %s\n", ordinal((int)i + 1).c_str(),
+                     why.c_str());
+        return false;
+    };
     for (const size_t i : order) {
-        const CompileCheck check = check_compile(finalists[i], limit_s);
-        if (!check.ok) {
-            std::string why = check.error;
-            std::replace(why.begin(), why.end(), '\n', ' ');
-            how.skipped.push_back("finalist " + std::to_string(i + 1) + ": " + why);
-            std::fprintf(stderr, "[ansor] zero-shot: skipping the cost model's %s finalist: %s\n", ordinal((int)i + 1).c_str(),
-                         why.c_str());
-            continue;
-        }
-        how.finalist = (int)i;
-        if (settings_.progress) {
-            std::fprintf(stderr, "[ansor] zero-shot program: finalist %zu of %zu (1: the cost model's best)%s, compiled in %.1f s\n",
-                         i + 1, finalists.size(),
-                         how.judged_by.empty() ? "" : (", chosen by the judge model " + how.judged_by).c_str(),
-                         check.seconds);
-        }
-        return finalists[i];
+        if (compiles(i, limit_s)) return finalists[i];
     }
-    std::fprintf(stderr, "[ansor] warning: zero-shot: none of the %zu finalists compiled within %.0f s; computing every "
+    // Every finalist failed, some only for time (a slow or busy machine):
+    // the judge's best of those gets a longer limit before the build falls
+    // back to a program far slower than any finalist.
+    if (first_slow) {
+        const size_t i = *first_slow;
+        first_slow.reset();
+        if (compiles(i, kZeroShotSecondTryFactor * limit_s)) return finalists[i];
+    }
+    std::fprintf(stderr, "[ansor] warning: zero-shot: none of the %zu finalists compiled in time; computing every "
                          "Func at root instead\n",
-                 finalists.size(), limit_s);
+                 finalists.size());
     how.finalist = -1;
     return all_at_root(dag_);
 }

@@ -130,7 +130,8 @@ private:
     // judge) among those that compile within the zero-shot compile limit,
     // tried in that order; none if the cost model cannot rank. Fills
     // how.judged_by, how.finalist and how.skipped. When no finalist
-    // compiles, every Func at root is applied with a warning: a zero-shot
+    // compiles (after a longer second try of the best one stopped at the
+    // limit), every Func at root is applied with a warning: a zero-shot
     // build never fails because of its schedule.
     std::optional<State> zero_shot_choice(SessionChoice::How &how);
     // The finalists in the order the judge prefers them (the cost model's

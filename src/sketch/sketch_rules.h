@@ -1,5 +1,5 @@
 #pragma once
-// Sketch derivation rules (Ansor §4.1, brief §2). A rule looks at node i of a
+// Sketch derivation rules (Ansor §4.1). A rule looks at node i of a
 // partial sketch and either passes, or yields successor states (S', i').
 // Users add their own rules with register_sketch_rule(); they are tried
 // before the built-in ones and join the same enumeration.
@@ -36,7 +36,7 @@ using SketchRulePtr = std::shared_ptr<const SketchRule>;
 // Adds a user rule to every later sketch generation in this process.
 void register_sketch_rule(SketchRulePtr rule);
 void clear_registered_sketch_rules();
-// Registered user rules first, then rules 2, 6, 5, 4, 3, 1 of the brief in
+// Registered user rules first, then rules 2, 6, 5, 4, 3, 1 of Ansor's table in
 // the order Ansor tries them, with the rules that compute a producer inside
 // its consumer's tile or loops: multi_level_tiling_at_consumer_tile and
 // tile_for_reduction_steps (before rule 3), compute_at_reduction_step

@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <unistd.h>
 #include <zlib.h>
@@ -87,6 +88,42 @@ TEST_CASE("model file: a model of another feature set, or no model file at all, 
     std::remove(other.c_str());
     CHECK_THROWS_WITH_AS(load_model_file(other), doctest::Contains(("cannot read the cost model file " + other).c_str()),
                          UserError);
+}
+
+TEST_CASE("model file: a header field of the wrong type is refused naming the file and the field") {
+    SavedModel saved;
+    const std::string other = temp_path("typed");
+    const std::string field = "\"programs\":200";
+    gzFile in = gzopen(saved.path.c_str(), "rb");
+    REQUIRE(in);
+    std::string bytes;
+    char buf[4096];
+    for (int n; (n = gzread(in, buf, sizeof(buf))) > 0;) bytes.append(buf, (size_t)n);
+    gzclose(in);
+    const size_t at = bytes.find(field);
+    REQUIRE(at != std::string::npos);
+    bytes.replace(at, field.size(), "\"programs\":\"many\"");
+    std::ofstream(other, std::ios::binary) << bytes;
+    CHECK_THROWS_WITH_AS(load_model_file(other),
+                         doctest::Contains((other + " has a malformed header: \"programs\" is \"many\"").c_str()),
+                         UserError);
+    std::remove(other.c_str());
+}
+
+TEST_CASE("model file: a save replaces the file whole and leaves nothing beside it") {
+    SavedModel saved;
+    const std::string dir = "/tmp/ansor_model_save_" + std::to_string(getpid());
+    std::filesystem::create_directories(dir);
+    const std::string path = dir + "/model.gz";
+    std::ofstream(path) << "the previous model\n";
+    save_model_file(path, *load_model_file(saved.path).trees, ModelFileInfo{});
+    CHECK(load_model_file(path).trees->trained());
+    CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator{}) == 1);
+    // A save that cannot write is an error naming the file.
+    const std::string unwritable = dir + "/no/such/dir/model.gz";
+    CHECK_THROWS_WITH_AS(save_model_file(unwritable, *load_model_file(saved.path).trees, ModelFileInfo{}),
+                         doctest::Contains(unwritable.c_str()), UserError);
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("model file: a model that starts from it ranks at once and fine-tunes on the pipeline's programs") {
@@ -236,6 +273,28 @@ TEST_CASE("zero-shot: a finalist that does not compile, or not in time, is skipp
     CHECK(third.source.find("// skipped finalist 1: Can only unroll for loops over a constant extent. more") !=
           std::string::npos);
     CHECK(third.source.find("// skipped finalist 2: did not compile in") != std::string::npos);
+
+    // Every one stopped at the limit (a busy machine): the judge's best of
+    // them gets three times as long once more, and is applied if it compiles.
+    checked.clear();
+    limits.clear();
+    parts.check_compile = [&](const State &s, double timeout_s) {
+        checked.push_back(s.key());
+        limits.push_back(timeout_s);
+        CompileCheck c;
+        c.ok = timeout_s > 20;
+        c.timed_out = !c.ok;
+        c.error = c.ok ? "" : "did not compile in 20 s";
+        return c;
+    };
+    const SessionChoice slow = TuningSession(dag, target, session_settings(o, dag, target), parts).choose();
+    REQUIRE((int)checked.size() == slow.how.finalists + 1);
+    CHECK(limits.back() == doctest::Approx(3 * limits.front()));
+    CHECK(checked.back() == checked.front());
+    CHECK(slow.how.finalist == 0);
+    CHECK(slow.state.key() == plain.state.key());
+    CHECK((int)slow.how.skipped.size() == slow.how.finalists - 1);
+    CHECK(slow.source.find("// skipped finalist 1:") == std::string::npos);
 
     // None compiles: every Func at root, said in the schedule; the build goes on.
     parts.check_compile = [](const State &, double) {

@@ -533,3 +533,37 @@ TEST_CASE("records: an unwritable log is a clear error") {
         CHECK(std::string(e.what()).find("/nonexistent-dir/for/ansor/log.jsonl") != std::string::npos);
     }
 }
+
+TEST_CASE("records: a record whose time cannot be a measurement is skipped with a warning, never applied") {
+    PipelineDAG dag(ansor_test::make_matmul(32).functions(), 2);
+    PipelineKey key = make_pipeline_key(dag);
+    std::vector<State> states = samples(dag, 4, 9);
+    REQUIRE(states.size() == 4);
+    TempLog log;
+    Warnings w;
+    TuningLog tl(log.path, w.sink());
+    tl.append(key, cpu(), states[0], result(2.0));
+    // Forged by hand: a negative time, a zero time, a median below the minimum.
+    auto forged = [&](const State &s, double min_ms, double median_ms) {
+        nlohmann::json j = nlohmann::json::parse(record_line(make_record(key, cpu(), s, result(1.0), {})));
+        j["min_ms"] = min_ms;
+        j["median_ms"] = median_ms;
+        log.write_raw(j.dump() + "\n");
+    };
+    forged(states[1], -1, -1);
+    forged(states[2], 0, 0);
+    forged(states[3], 0.5, 0.25);
+    auto records = tl.load(dag, cpu());
+    REQUIRE(records.size() == 1);
+    CHECK(records[0].min_ms == 2.0);
+    REQUIRE(w.seen.size() == 3);
+    CHECK(w.seen[0].find(log.path + ":2: skipped a record whose min_ms -1 is not a positive finite time") !=
+          std::string::npos);
+    CHECK(w.seen[1].find(log.path + ":3:") != std::string::npos);
+    CHECK(w.seen[2].find(log.path + ":4:") != std::string::npos);
+    CHECK(w.seen[2].find("median_ms 0.25") != std::string::npos);
+    CHECK(tl.best(dag, cpu())->min_ms == 2.0);
+    // A failed record's times are never read: it loads as the failure it is.
+    MeasureResult failed = result(-1, false);
+    CHECK(implausible_result(failed).empty());
+}

@@ -81,7 +81,7 @@ TEST_CASE("task scheduler: with f1 the task weighted 10x gets most units") {
 
 TEST_CASE("task scheduler: a flat task gets fewer units than the improving ones") {
     // Task 0 is flat at 1; tasks 1 and 2 improve from ~4 towards 1. Under the
-    // brief's estimate the flat task's |∂f/∂t| still decays only as
+    // gradient estimate the flat task's |∂f/∂t| still decays only as
     // (1−α)·g/t (the optimistic guess), so it keeps some units; it gets
     // fewer than round-robin's third and fewer than half of each other task's.
     const std::vector<Task> tasks = plain_tasks(3);
@@ -174,7 +174,7 @@ TEST_CASE("task scheduler: early stopping retires a task that stops improving") 
     }
 }
 
-TEST_CASE("task scheduler: the gradient estimate follows the brief's formula") {
+TEST_CASE("task scheduler: the gradient estimate follows Ansor's formula") {
     // Tasks 0 and 1 form a family; task 2 has no family and no flop count.
     std::vector<Task> tasks = plain_tasks(3);
     tasks[0].family = tasks[1].family = "conv";

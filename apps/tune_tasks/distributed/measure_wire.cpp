@@ -166,6 +166,11 @@ ansor::MeasureResult measure_result_from_json(const json &j) {
     r.not_run = field<bool>(j, "not_run", k);
     r.device = field<std::string>(j, "device", k);
     r.host = field<std::string>(j, "host", k);
+    // A worker's impossible time is that candidate's failure, never its best.
+    if (const std::string why = ansor::implausible_result(r); !why.empty()) {
+        r.ok = false;
+        r.error = "implausible result from worker" + (r.host.empty() ? std::string() : " " + r.host) + ": " + why;
+    }
     return r;
 }
 

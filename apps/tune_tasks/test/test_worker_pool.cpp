@@ -287,6 +287,18 @@ TEST_CASE("wire: results, options and chunks survive the round trip; bad message
     CHECK(std::isinf(back.min_ms));
     CHECK(back.host == "H");
 
+    // A worker's ok result with an impossible time is that candidate's
+    // failure, naming the worker, never its best time.
+    ansor::MeasureResult forged;
+    forged.ok = true;
+    forged.min_ms = forged.median_ms = -1;
+    forged.host = "W";
+    auto refused = measure_result_from_json(nlohmann::json::parse(to_json(forged).dump()));
+    CHECK_FALSE(refused.ok);
+    CHECK(refused.error.find("implausible result from worker W: min_ms -1") != std::string::npos);
+    forged.min_ms = forged.median_ms = 0.5;
+    CHECK(measure_result_from_json(nlohmann::json::parse(to_json(forged).dump())).ok);
+
     ansor::MeasureOptions o;
     o.target = Halide::Target("x86-64-linux-avx2");
     o.threads = 3;
