@@ -23,8 +23,8 @@ public:
     // Reproducible values from `seed` and the element's index: floats in
     // [-1, 1), integers in [0, 64) (small enough that no product overflows).
     void fill_random(uint64_t seed);
-    // Turns the buffer into a bounds query: no host memory, no shape; the
-    // pipeline fills in the region it reads.
+    // Turns the buffer into a bounds query: no host memory, the shape as
+    // given; the pipeline replaces the shape by the region it reads.
     void make_query();
     std::vector<int64_t> queried_min() const;
     std::vector<int64_t> queried_extent() const;
