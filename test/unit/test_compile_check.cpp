@@ -36,17 +36,28 @@ ansor_test::Pipe make_param_window() {
     return {{out}};
 }
 
+// Random programs of a pipeline for the CPU target, as the search draws them.
+struct Sampling {
+    explicit Sampling(const PipelineDAG &dag)
+        : annotator(dag, ansor_test::cpu_target(), options()),
+          sampler(generate_sketches({dag, ansor_test::cpu_target()}), annotator) {}
+    static AnnotationOptions options() {
+        AnnotationOptions ao;
+        ao.parallelism = 2;
+        return ao;
+    }
+    RandomAnnotator annotator;
+    ProgramSampler sampler;
+};
+
 }  // namespace
 
 TEST_CASE("compile check: a program that compiles passes; one past the time limit is stopped and says so") {
     ansor_test::Pipe p = ansor_test::make_blur(200, 100);
     PipelineDAG dag(p.functions(), 2);
-    AnnotationOptions ao;
-    ao.parallelism = 2;
-    RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
-    ProgramSampler sampler(generate_sketches({dag, ansor_test::cpu_target()}), annotator);
+    Sampling sampling(dag);
     std::mt19937_64 rng(1);
-    std::optional<State> s = sampler.sample(rng);
+    std::optional<State> s = sampling.sampler.sample(rng);
     REQUIRE(s);
     const CompileCheck ok = check_compiles(dag, *s, ansor_test::cpu_target(), 60, 0);
     CHECK_MESSAGE(ok.ok, ok.error);
@@ -68,10 +79,8 @@ TEST_CASE("compile check: a program that compiles passes; one past the time limi
 TEST_CASE("no program unrolls or vectorizes a reduction whose extent is a runtime Param, and each compiles") {
     ansor_test::Pipe p = make_param_window();
     PipelineDAG dag(p.functions(), 2);
-    AnnotationOptions ao;
-    ao.parallelism = 2;
-    RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
-    ProgramSampler sampler(generate_sketches({dag, ansor_test::cpu_target()}), annotator);
+    Sampling sampling(dag);
+    ProgramSampler &sampler = sampling.sampler;
     std::mt19937_64 rng(3);
     int sampled = 0, compiled = 0;
     for (int i = 0; i < 300; i++) {
