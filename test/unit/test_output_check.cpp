@@ -369,6 +369,16 @@ TEST_CASE("compare: a float through a float-to-integer conversion may jump on a 
 
 namespace {
 
+// The reference's single output after one run, and its rounding spread.
+std::pair<std::vector<Buffer<>>, std::vector<Buffer<>>> output_and_spread(PipelineRunner &reference) {
+    reference.compile();
+    reference.run();
+    std::vector<Buffer<>> want{reference.outputs()[0].copy()};
+    std::vector<Buffer<>> spread = rounding_spread(reference);
+    REQUIRE(spread.size() == 1);
+    return {want, spread};
+}
+
 // Each row minus its mean, on rows that are constant: every element cancels
 // to rounding noise (fuzz seed 470). `variant` 1 sums the row in two halves
 // (a correct program rounding differently), 2 drops the row's first term.
@@ -405,11 +415,7 @@ TEST_CASE("compare: elements that cancel to rounding noise may differ by a few t
     Func exact = row_minus_mean(w, h, 0);
     PipelineDAG dag(functions({exact}), 2);
     PipelineRunner reference(dag, nullptr, cpu);
-    reference.compile();
-    reference.run();
-    const std::vector<Buffer<>> want{reference.outputs()[0].copy()};
-    const std::vector<Buffer<>> spread = rounding_spread(reference);
-    REQUIRE(spread.size() == 1);
+    const auto [want, spread] = output_and_spread(reference);
     // The run rounding to nearest is left as it was.
     CHECK(max_relative_error(reference.outputs()[0], want[0].data()) == 0);
     double widest = 0;
@@ -504,11 +510,7 @@ TEST_CASE("histogram equalisation: with the reference's rounding spread, a dropp
     Func heq = histogram_equalise(w, h);
     PipelineDAG dag(functions({heq}), 2);
     PipelineRunner reference(dag, nullptr, cpu);
-    reference.compile();
-    reference.run();
-    const std::vector<Buffer<>> want{reference.outputs()[0].copy()};
-    const std::vector<Buffer<>> spread = rounding_spread(reference);
-    REQUIRE(spread.size() == 1);
+    const auto [want, spread] = output_and_spread(reference);
     REQUIRE(spread[0].defined());  // an integer output through float has a spread too
     for (int fault : {1, 2}) {
         CAPTURE(fault);
