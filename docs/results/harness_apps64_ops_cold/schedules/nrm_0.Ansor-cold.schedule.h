@@ -1,7 +1,0 @@
-// Ansor: best of 64 measured programs, 0.0018 ms
-Func sum_sq = pipeline.get_func(1);
-Func input_im = pipeline.get_func(0);
-RVar r_x("r$x");
-sum_sq.compute_root();
-input_im.compute_inline();
-sum_sq.update(0).unroll(r_x);
