@@ -12,9 +12,8 @@
 // (several large buffers computed at root), glibc gives those pages back and
 // the next run faults them in again, zeroed by the kernel. A process that
 // allocated other things before (the tuner, a harness worker) has other
-// thresholds and free blocks of its own: the same stencil_chain program ran
-// at 7.2 ms per run there and 17 ms under RunGen (docs/results.md,
-// "Measured against delivered").
+// thresholds and free blocks of its own, so the same program can run
+// several times faster there than under RunGen.
 #include <cstddef>
 
 namespace ansor {
