@@ -4,9 +4,9 @@
 #include "worker_pool.h"
 
 #include "dag/pipeline_dag.h"
-#include "records/canonical_steps.h"
 #include "records/pipeline_key.h"
 #include "records/record_conditions.h"
+#include "records/record_limits.h"
 #include "state/loop_nest.h"
 #include "util/errors.h"
 
@@ -170,9 +170,7 @@ private:
         out.results.resize(c.states.size());
         for (size_t i = 0; i < c.states.size(); i++) {
             try {
-                ansor::State s = ansor::state_from_canonical_steps(*t.dag, t.key->names, c.states[i]);
-                s.replay();
-                states.push_back(std::move(s));
+                states.push_back(ansor::state_within_record_limits(*t.dag, t.key->names, c.states[i]));
                 measured.push_back(i);
             } catch (const std::exception &e) {
                 out.results[i].error = std::string("its steps do not rebuild on the worker: ") + e.what();
