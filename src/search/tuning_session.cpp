@@ -7,6 +7,7 @@
 #include "measure/gpu_measurer.h"
 #include "search/evolutionary_search.h"
 #include "search/gpu_choice.h"
+#include "search/idle_threads.h"
 #include "sketch/sketch_generator.h"
 #include "util/errors.h"
 #include "util/gpu_target.h"
@@ -312,8 +313,24 @@ CompileCheck TuningSession::check_compile(const State &state, double timeout_s) 
 std::optional<State> TuningSession::zero_shot_choice(SessionChoice::How &how) {
     std::vector<State> finalists = zero_shot_finalists();
     if (finalists.empty()) return std::nullopt;
-    const std::vector<size_t> order = judged_order(finalists, how);
+    std::vector<size_t> order = judged_order(finalists, how);
     how.finalists = (int)finalists.size();
+    // Finalists that leave threads idle on the bulk of the work are tried
+    // last (idle_threads.h); their note goes if one of them is chosen.
+    if (!gpu_) {
+        std::vector<size_t> busy, idle;
+        for (const size_t i : order) {
+            const std::string why = idle_threads(finalists[i].replay(), settings_.annotation.parallelism);
+            if (why.empty()) {
+                busy.push_back(i);
+            } else {
+                idle.push_back(i);
+                how.skipped.push_back("finalist " + std::to_string(i + 1) + ": " + why);
+            }
+        }
+        busy.insert(busy.end(), idle.begin(), idle.end());
+        order = busy;
+    }
     // A finalist's compile is checked before it is chosen: the user's build
     // compiles it again, so a slow one would make the build slow, and one
     // Halide rejects would break it.
@@ -534,12 +551,12 @@ SessionChoice TuningSession::choose() {
         } else if (!how.judged_by.empty()) {
             src << "zero-shot: of the cost model's best programs of its " << how.finalists
                 << " best sketches, the one the judge model " << how.judged_by << " scores best"
-                << (how.skipped.empty() ? "" : " of those that compiled") << " (the cost model's "
+                << (how.skipped.empty() ? "" : " of those that compiled and keep the threads busy") << " (the cost model's "
                 << ordinal(how.finalist + 1) << "), nothing measured";
             if (!settings_.model_file.empty()) src << " (model " << settings_.model_file << ")";
         } else {
             src << "zero-shot: the program the cost model ranks best"
-                << (how.skipped.empty() ? "" : " of those that compiled") << ", nothing measured";
+                << (how.skipped.empty() ? "" : " of those that compiled and keep the threads busy") << ", nothing measured";
             if (!settings_.model_file.empty()) src << " (model " << settings_.model_file << ")";
         }
         for (const std::string &skipped : how.skipped) src << "\n// skipped " << skipped;

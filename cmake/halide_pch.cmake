@@ -1,0 +1,82 @@
+# Precompiled Halide.h for every C++ target that links Halide.
+#
+# Halide.h is one header of about a megabyte that nearly every translation
+# unit of the project includes, and parsing it is most of their compile time.
+# Two donor targets precompile it once, one position-independent for
+# libraries and one position-independent-executable for programs (GCC
+# refuses a precompiled header built with the other setting), and every
+# other target reuses the matching one.
+
+set(_ansor_pch_dir "${CMAKE_BINARY_DIR}/halide_pch")
+file(MAKE_DIRECTORY "${_ansor_pch_dir}")
+file(WRITE "${_ansor_pch_dir}/anchor.cpp" "int main() { return 0; }\n")
+
+add_library(ansor_halide_pch_for_libraries STATIC "${_ansor_pch_dir}/anchor.cpp")
+add_executable(ansor_halide_pch_for_programs "${_ansor_pch_dir}/anchor.cpp")
+foreach (donor ansor_halide_pch_for_libraries ansor_halide_pch_for_programs)
+  target_link_libraries(${donor} PRIVATE Halide::Halide)
+  target_precompile_headers(${donor} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:<Halide.h>>")
+endforeach ()
+
+# Whether `target` links Halide, directly or through the project's libraries.
+function(_ansor_links_halide target out)
+  set(${out} FALSE PARENT_SCOPE)
+  get_target_property(libs ${target} LINK_LIBRARIES)
+  if (NOT libs)
+    return()
+  endif ()
+  foreach (lib IN LISTS libs)
+    if (lib MATCHES "^Halide::(Halide|Generator)$")
+      set(${out} TRUE PARENT_SCOPE)
+      return()
+    endif ()
+    if (TARGET ${lib})
+      get_target_property(imported ${lib} IMPORTED)
+      if (NOT imported)
+        _ansor_links_halide(${lib} found)
+        if (found)
+          set(${out} TRUE PARENT_SCOPE)
+          return()
+        endif ()
+      endif ()
+    endif ()
+  endforeach ()
+endfunction()
+
+function(_ansor_has_cxx_sources target out)
+  set(${out} FALSE PARENT_SCOPE)
+  get_target_property(sources ${target} SOURCES)
+  foreach (source IN LISTS sources)
+    if (source MATCHES "\\.(cpp|cc|cxx)$")
+      set(${out} TRUE PARENT_SCOPE)
+      return()
+    endif ()
+  endforeach ()
+endfunction()
+
+# Applies the shared precompiled header to every target defined under `dir`.
+function(ansor_reuse_halide_pch dir)
+  get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
+  foreach (target IN LISTS targets)
+    if (target MATCHES "^ansor_halide_pch_")
+      continue()
+    endif ()
+    get_target_property(type ${target} TYPE)
+    if (type STREQUAL "EXECUTABLE")
+      set(donor ansor_halide_pch_for_programs)
+    elseif (type MATCHES "^(STATIC|SHARED|MODULE|OBJECT)_LIBRARY$")
+      set(donor ansor_halide_pch_for_libraries)
+    else ()
+      continue()
+    endif ()
+    _ansor_has_cxx_sources(${target} has_cxx)
+    _ansor_links_halide(${target} links)
+    if (has_cxx AND links)
+      target_precompile_headers(${target} REUSE_FROM ${donor})
+    endif ()
+  endforeach ()
+  get_property(subdirs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
+  foreach (subdir IN LISTS subdirs)
+    ansor_reuse_halide_pch("${subdir}")
+  endforeach ()
+endfunction()
