@@ -53,9 +53,7 @@ table entry, target and generator arguments: threads and plugin path) instead
 of running its generator again; its correctness run is repeated.
 """
 import argparse
-import csv
 import json
-import math
 import os
 import re
 import shlex
@@ -64,7 +62,8 @@ import subprocess
 import sys
 import time
 
-import numpy as np
+from halide_apps_outputs import compare_arrays, load_tmp
+from halide_apps_reports import write_chart, write_csv, write_host, write_table
 
 # Facts about Halide v14.0.0's apps: the generator each app's CMakeLists.txt
 # builds for its benchmark, with default generator params, and the inputs its
@@ -146,9 +145,6 @@ AVX512_FLAGS = ["avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl", "avx5
 TARGET_AVX512 = "x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41"
 TARGET_AVX2 = "x86-64-linux-avx-avx2-f16c-fma-sse41"
 CACHE_BYTES, BALANCE = 33554432, 40
-
-FLOAT_TOLERANCE, FLOAT_BAD_SHARE = 1e-3, 1e-3
-INT_TOLERANCE, INT_BAD_SHARE = 1, 0.05
 
 
 def log(message):
@@ -446,45 +442,6 @@ def run_for_output(row, app, args):
     row["run_seconds"] = result.seconds
 
 
-TMP_TYPES = [np.float32, np.float64, np.uint8, np.int8, np.uint16, np.int16,
-             np.uint32, np.int32, np.uint64, np.int64]
-
-
-def load_tmp(path):
-    """An ImageStack .tmp file (RunGen's raw format): five int32s (four
-    extents, a type code), then the planar payload."""
-    with open(path, "rb") as f:
-        header = np.fromfile(f, dtype=np.int32, count=5)
-        dtype = TMP_TYPES[header[4]]
-        data = np.fromfile(f, dtype=dtype)
-    shape = tuple(int(e) for e in header[:4])
-    return data.reshape(shape[::-1])
-
-
-def compare_arrays(ref, out):
-    """(ok, detail) under the rule in the docstring."""
-    if ref.shape != out.shape or ref.dtype != out.dtype:
-        return False, f"shape/type {out.shape} {out.dtype}, hand {ref.shape} {ref.dtype}"
-    n = ref.size
-    if np.issubdtype(ref.dtype, np.floating):
-        r, o = ref.astype(np.float64), out.astype(np.float64)
-        both_nan = np.isnan(r) & np.isnan(o)
-        finite = np.abs(r[np.isfinite(r)])
-        scale = finite.max() if finite.size else 0.0
-        denom = np.maximum(np.abs(r), max(1e-3 * scale, 1e-30))
-        with np.errstate(invalid="ignore", over="ignore"):
-            rel = np.where(both_nan | (r == o), 0.0, np.abs(o - r) / denom)
-        rel = np.where(np.isnan(rel), np.inf, rel)
-        bad = int(np.count_nonzero(rel > FLOAT_TOLERANCE))
-        detail = f"max rel err {float(rel.max()) if n else 0:.2e}, {bad}/{n} over {FLOAT_TOLERANCE:g}"
-        return bad <= FLOAT_BAD_SHARE * n, detail
-    diff = np.abs(out.astype(np.int64) - ref.astype(np.int64))
-    worst = int(diff.max()) if n else 0
-    differing = int(np.count_nonzero(diff))
-    detail = f"max abs diff {worst}, {differing}/{n} differ"
-    return worst <= INT_TOLERANCE and differing <= INT_BAD_SHARE * n, detail
-
-
 def check_outputs(rows):
     """Compare each variant of one app with its hand row; then delete the
     (large) output files."""
@@ -551,119 +508,6 @@ def timing_phase(apps, rows_by_app, args):
                 row["ratio_to_hand"] = row["best_ms"] / hand["best_ms"]
 
 
-# ---------------------------------------------------------------- reports
-
-CSV_FIELDS = ["app", "variant", "status", "generator_seconds", "best_ms", "round_ms", "ratio_to_hand", "detail"]
-
-
-def fmt(value, digits=4):
-    return "" if value is None else f"{value:.{digits}g}"
-
-
-def write_csv(path, rows):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(CSV_FIELDS)
-        for r in rows:
-            w.writerow([r["app"], r["variant"], r["status"], fmt(r["generator_seconds"]), fmt(r["best_ms"]),
-                        ";".join(f"{ms:.4g}" for ms in r["round_ms"]), fmt(r["ratio_to_hand"]), r["detail"]])
-
-
-def geomean_ratio(rows_by_app, a, b):
-    """Geomean of time(a) / time(b) over the apps where both ran correctly."""
-    ratios = []
-    for rows in rows_by_app.values():
-        ms = {r["variant"]: r["best_ms"] for r in rows if r["best_ms"] and r["status"] in ("OK", "UNCHECKED")}
-        if a in ms and b in ms:
-            ratios.append(ms[a] / ms[b])
-    if not ratios:
-        return None, 0
-    return math.exp(sum(math.log(x) for x in ratios) / len(ratios)), len(ratios)
-
-
-def table_cell(row):
-    if row is None:
-        return ""
-    if row["best_ms"] is None:
-        return row["status"]
-    ratio = f" ({row['ratio_to_hand']:.2f}x)" if row["ratio_to_hand"] is not None else ""
-    flag = " unchecked" if row["status"] == "UNCHECKED" else ""
-    return f"{row['best_ms']:.3f}{ratio}{flag}"
-
-
-def write_table(path, apps, rows_by_app, variants, host, args, gen_build_seconds):
-    lines = ["# Halide apps: time per variant", "",
-             "Best time over rounds in ms, (time / hand). Status where a variant did not run correctly.", "",
-             "| app | " + " | ".join(variants) + " |", "|---" * (len(variants) + 1) + "|"]
-    for app in apps:
-        by_variant = {r["variant"]: r for r in rows_by_app[app["name"]]}
-        lines.append(f"| {app['name']} | " + " | ".join(table_cell(by_variant.get(v)) for v in variants) + " |")
-    lines += ["", "## Geomeans (apps where both ran correctly)", "", "| ratio | geomean | apps |", "|---|---|---|"]
-    pairs = [(v, "hand") for v in variants if v != "hand"]
-    pairs += [("Ansor-zero-shot", "Adams2019"), ("Ansor-64", "Ansor-zero-shot")]
-    for a, b in pairs:
-        if a in variants and b in variants:
-            g, n = geomean_ratio(rows_by_app, a, b)
-            lines.append(f"| {a} / {b} | {'' if g is None else f'{g:.3f}'} | {n} |")
-    lines += ["", "## Failures", "", "| variant | FAILED | TIMEOUT | WRONG | UNCHECKED |", "|---|---|---|---|---|"]
-    all_rows = [r for rows in rows_by_app.values() for r in rows]
-    for v in variants:
-        counts = [sum(1 for r in all_rows if r["variant"] == v and r["status"] == s)
-                  for s in ("FAILED", "TIMEOUT", "WRONG", "UNCHECKED")]
-        lines.append(f"| {v} | " + " | ".join(str(c) for c in counts) + " |")
-    lines += ["", "## Host", "", f"- CPU: {host['cpu']}", f"- target: {args.target}",
-              f"- threads: {args.threads} (machine_params {args.threads},{CACHE_BYTES},{BALANCE}; HL_NUM_THREADS)",
-              f"- rounds: {args.rounds}, RunGen --benchmark_min_time={args.benchmark_min_time}",
-              "- generator binary compile seconds: " +
-              ", ".join(f"{k} {v:.0f}" for k, v in gen_build_seconds.items()),
-              f"- command: `{' '.join(shlex.quote(a) for a in sys.argv)}`", ""]
-    with open(path, "w") as f:
-        f.write("\n".join(lines))
-
-
-def write_chart(path, apps, rows_by_app, variants):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import matplotlib.ticker
-    shown = [v for v in variants if v != "hand"]
-    names = [a["name"] for a in apps]
-    fig, ax = plt.subplots(figsize=(min(22, max(6, 2 + 0.25 * len(names) * max(1, len(shown)))), 4.5))
-    width = 0.8 / max(1, len(shown))
-    for i, v in enumerate(shown):
-        xs, ys = [], []
-        for j, name in enumerate(names):
-            row = next((r for r in rows_by_app[name] if r["variant"] == v), None)
-            x = j + (i - (len(shown) - 1) / 2) * width
-            if row and row["ratio_to_hand"]:
-                xs.append(x)
-                ys.append(row["ratio_to_hand"])
-            elif row and row["status"] not in ("OK", "UNCHECKED"):
-                # A variant without a time: its status's initial (F, T, W) at 1x.
-                ax.text(x, 1.0, row["status"][0], ha="center", va="bottom", fontsize="x-small", color="red")
-        ax.bar(xs, ys, width=width, label=v)
-    ax.axhline(1.0, color="black", linewidth=0.8)
-    ax.set_yscale("log")
-    ratio_label = matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}x")
-    ax.yaxis.set_major_formatter(ratio_label)
-    ax.yaxis.set_minor_formatter(ratio_label)
-    ax.tick_params(axis="y", which="minor", labelsize="x-small")
-    ax.set_xticks(range(len(names)))
-    ax.set_xticklabels(names, rotation=30, ha="right")
-    ax.set_ylabel("time / hand schedule (lower is faster)")
-    ax.set_title("Halide apps: time relative to the hand schedule (F failed, T timeout, W wrong)")
-    ax.legend(fontsize="small")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
-def write_host(path, host, args):
-    with open(path, "w") as f:
-        f.write(f"cpu: {host['cpu']}\ntarget: {args.target}\nthreads: {args.threads}\n"
-                f"halide_source: {os.path.abspath(args.halide_source)}\n")
-
-
 # ---------------------------------------------------------------- main
 
 def build_phase(apps, args):
@@ -703,7 +547,7 @@ def main(argv):
     timing_phase(apps, rows_by_app, args)
     all_rows = [r for app in apps for r in rows_by_app[app["name"]]]
     write_csv(os.path.join(args.out, "results.csv"), all_rows)
-    write_table(os.path.join(args.out, "table.md"), apps, rows_by_app, args.variants, host, args,
+    write_table(os.path.join(args.out, "table.md"), apps, rows_by_app, args.variants, host, args, (CACHE_BYTES, BALANCE),
                 gen_build_seconds)
     write_chart(os.path.join(args.out, "ratios.png"), apps, rows_by_app, args.variants)
     log(f"wrote {args.out}/results.csv, table.md, ratios.png, host.txt")
