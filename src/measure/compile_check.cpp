@@ -1,8 +1,11 @@
 #include "measure/compile_check.h"
 
+#include "measure/child_limits.h"
 #include "measure/measure_child.h"
 #include "measure/pipeline_runner.h"
 #include "measure/sandbox.h"
+#include "measure/temp_dirs.h"
+#include "util/errors.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -13,7 +16,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 
 namespace ansor {
 
@@ -79,19 +81,14 @@ CompileCheck check_compiles(const PipelineDAG &dag, const State &state, const Ha
     CompileCheck result;
     // The parent owns the scratch directory, so that a child killed at the
     // time limit leaves nothing behind.
-    const char *tmp = std::getenv("TMPDIR");
-    std::string dir = std::string(tmp && *tmp ? tmp : "/tmp") + "/ansor-compile-check-XXXXXX";
-    if (!mkdtemp(dir.data())) {
-        result.error = "cannot create a scratch directory " + dir + ": " + std::strerror(errno);
+    TempDir scratch;
+    try {
+        scratch = TempDir("ansor-compile-check");
+    } catch (const UserError &e) {
+        result.error = e.what();
         return result;
     }
-    struct RemoveAtEnd {
-        std::string path;
-        ~RemoveAtEnd() {
-            std::error_code ignored;
-            std::filesystem::remove_all(path, ignored);
-        }
-    } remove_at_end{dir};
+    const std::string &dir = scratch.path();
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) {
         result.error = std::string("cannot create a pipe for the compile check: ") + std::strerror(errno);
@@ -113,7 +110,7 @@ CompileCheck check_compiles(const PipelineDAG &dag, const State &state, const Ha
         close(fds[0]);
         dup2(fds[1], 1);
         dup2(fds[1], 2);
-        enter_sandbox({memory_limit_bytes}, tuner);
+        enter_sandbox(measuring_child_limits(memory_limit_bytes, timeout_s, 1, 1, dir), tuner);
         compile_in_child(dag, state, target, dir + "/program.o");
     }
     adopt_group(pid);

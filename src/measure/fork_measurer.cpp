@@ -2,10 +2,12 @@
 // to `builders` of them compile at once, and releases the compiled ones to
 // run one at a time while nothing compiles (measure_child.cpp is the child;
 // sandbox.h is what confines it).
+#include "measure/child_limits.h"
 #include "measure/measure_child.h"
 #include "measure/measurer.h"
 #include "measure/runnability.h"
 #include "measure/sandbox.h"
+#include "measure/temp_dirs.h"
 #include "util/errors.h"
 #include "util/memory_size.h"
 
@@ -45,6 +47,7 @@ struct Child {
     int fd = -1;       // the parent's end of its socket: its output comes in, the go byte goes out
     std::string output;
     TimeSpan compile, run;
+    TempDir scratch;  // its working directory, removed once it ended
 };
 
 // How long a killed child may take to be reaped before the tuner moves on.
@@ -94,6 +97,7 @@ Ending finish(Child &c, double deadline_s, bool kill_now) {
     close(c.fd);
     c.pid = -1;
     c.fd = -1;
+    c.scratch.reset();
     return e;
 }
 
@@ -224,16 +228,21 @@ struct ChildSetting {
     void *shared;
     size_t shared_bytes;
     bool writes_reference;
+    double timeout_s;         // of each phase
+    size_t children_at_once;  // of the batch, at most
 };
 
 // The child's side of spawn(): enters the sandbox, makes the reference
 // outputs read-only unless it writes them, and runs its body.
 [[noreturn]] void run_child(const ForkMeasurer::ChildBody &body, const ChildSetting &setting, size_t index,
-                            pid_t tuner, int fd, const std::vector<int> &others) {
+                            pid_t tuner, int fd, const std::vector<int> &others, const std::string &scratch) {
     for (int other : others) close(other);
     dup2(fd, 1);
     dup2(fd, 2);
-    enter_sandbox({setting.options.memory_limit_bytes}, tuner);
+    const MeasureOptions &o = setting.options;
+    enter_sandbox(measuring_child_limits(o.memory_limit_bytes, setting.timeout_s, o.threads, setting.children_at_once,
+                                         scratch),
+                  tuner);
     if (!setting.writes_reference && mprotect(setting.shared, setting.shared_bytes, PROT_READ) != 0) {
         std::printf("error: cannot make the reference outputs read-only: %s\n", std::strerror(errno));
         std::fflush(stdout);
@@ -252,9 +261,16 @@ Child spawn(const ForkMeasurer::ChildBody &body, const ChildSetting &setting, si
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
         throw UserError(std::string("cannot create a socket for a measuring process: ") + std::strerror(errno));
     }
+    Child c;
+    try {
+        c.scratch = TempDir("ansor-scratch");
+    } catch (...) {
+        close(sv[0]);
+        close(sv[1]);
+        throw;
+    }
     std::fflush(stdout);
     std::fflush(stderr);
-    Child c;
     c.index = index;
     c.compile.begin_s = steady_now_s();
     const pid_t tuner = getpid();
@@ -267,7 +283,7 @@ Child spawn(const ForkMeasurer::ChildBody &body, const ChildSetting &setting, si
     }
     if (pid == 0) {
         close(sv[0]);
-        run_child(body, setting, index, tuner, sv[1], others);
+        run_child(body, setting, index, tuner, sv[1], others, c.scratch.path());
     }
     adopt_group(pid);
     close(sv[1]);
@@ -351,8 +367,8 @@ MeasureResult run_compiled(Child &c, const MeasureOptions &o, double timeout_s) 
 std::vector<MeasureResult> ForkMeasurer::measure_batch(size_t count, const ChildBody &body, bool writes_reference,
                                                        int builders, double timeout_s) {
     std::vector<MeasureResult> results(count);
-    const ChildSetting setting{options_, shared_, shared_bytes_, writes_reference};
     const size_t window = compiled_window(builders);
+    const ChildSetting setting{options_, shared_, shared_bytes_, writes_reference, timeout_s, window};
     std::vector<Child> compiling, compiled;
     try {
         size_t next = 0;

@@ -5,6 +5,7 @@
 #include "measure/pipeline_runner.h"
 #include "measure/reference_inputs.h"
 #include "measure/run_timing.h"
+#include "measure/resource_limits.h"
 #include "measure/sandbox.h"
 
 #include <algorithm>
@@ -290,7 +291,8 @@ static MeasureResult parse_result_lines(const std::string &text, int status) {
     std::string tail = shown.size() > 600 ? shown.substr(shown.size() - 600) : shown;
     while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
     if (WIFSIGNALED(status)) {
-        r.error = "crashed with signal " + std::to_string(WTERMSIG(status)) + (tail.empty() ? "" : ": " + tail);
+        r.error = "crashed with signal " + std::to_string(WTERMSIG(status)) + resource_limit_note(WTERMSIG(status)) +
+                  (tail.empty() ? "" : ": " + tail);
     } else if (const size_t own = own_error_at(shown); own != std::string::npos) {
         // Its error report, with what it printed around it (an extern
         // stage's complaint before it). Where more followed it than the

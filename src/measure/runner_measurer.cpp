@@ -4,6 +4,7 @@
 #include "measure/pipeline_runner.h"
 #include "measure/reference_inputs.h"
 #include "measure/runner_program.h"
+#include "measure/temp_dirs.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -15,21 +16,18 @@ RunnerMeasurer::RunnerMeasurer(const PipelineDAG &dag, MeasureOptions options, M
                                const std::string &work_dir_prefix)
     : dag_(dag), options_(std::move(options)) {
     runner_ = gpu_runner_path(options_.gpu_runner);
-    work_dir_ = make_measure_work_dir(work_dir_prefix);
+    work_dir_ = make_temp_dir(work_dir_prefix);
     try {
         std::filesystem::create_directories(reference_inputs_dir());
         reference_options.reference_inputs_dir = reference_inputs_dir();
         reference_ = std::make_unique<ForkMeasurer>(dag, reference_options);
     } catch (...) {
-        std::filesystem::remove_all(work_dir_);
+        remove_temp_dir(work_dir_);
         throw;
     }
 }
 
-RunnerMeasurer::~RunnerMeasurer() {
-    std::error_code ignored;
-    std::filesystem::remove_all(work_dir_, ignored);
-}
+RunnerMeasurer::~RunnerMeasurer() { remove_temp_dir(work_dir_); }
 
 std::string RunnerMeasurer::reference_inputs_dir() const { return work_dir_ + "/reference"; }
 

@@ -31,7 +31,7 @@ public:
 
 protected:
     // Finds the runner (gpu_runner_location.h), makes the work directory
-    // <TMPDIR>/<work_dir_prefix>-XXXXXX and runs the reference with
+    // <TMPDIR>/<work_dir_prefix>-<pid>-XXXXXX (temp_dirs.h) and runs the reference with
     // `reference_options` (MeasurementUnavailable as ForkMeasurer throws it).
     RunnerMeasurer(const PipelineDAG &dag, MeasureOptions options, MeasureOptions reference_options,
                    const std::string &work_dir_prefix);

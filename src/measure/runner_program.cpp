@@ -57,13 +57,6 @@ RunnerProgram build_cpu_runner_program(const Halide::Pipeline &pipeline, const H
     return p;
 }
 
-std::string make_measure_work_dir(const std::string &prefix) {
-    const char *tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + "-XXXXXX";
-    if (!mkdtemp(pattern.data())) throw UserError("cannot create a temporary directory " + pattern);
-    return pattern;
-}
-
 void remove_candidate_dirs(const std::string &work_dir) {
     std::error_code ignored;
     for (const auto &entry : std::filesystem::directory_iterator(work_dir, ignored)) {

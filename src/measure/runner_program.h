@@ -39,9 +39,6 @@ std::string output_tail(const std::string &text, size_t n = 1200);
 // The last line of JSON in a runner's output, or a null json.
 nlohmann::json last_json_line(const std::string &output);
 
-// A fresh directory under $TMPDIR (else /tmp) named <prefix>-XXXXXX.
-std::string make_measure_work_dir(const std::string &prefix);
-
 // Removes the candidate-* directories under `work_dir` that children killed
 // before their own cleanup (a hang, a crash, the memory limit) left behind.
 void remove_candidate_dirs(const std::string &work_dir);

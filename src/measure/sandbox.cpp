@@ -6,11 +6,11 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fcntl.h>
 #include <mutex>
 #include <pthread.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,27 +39,6 @@ void raise_oom_score() {
     ssize_t ignored = write(fd, most, sizeof(most) - 1);
     (void)ignored;
     close(fd);
-}
-
-// The address space this process has mapped now (/proc/self/statm), 0 if unknown.
-uint64_t mapped_bytes() {
-    int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    char buf[64] = {0};
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0) return 0;
-    unsigned long long pages = 0;
-    if (std::sscanf(buf, "%llu", &pages) != 1) return 0;
-    return pages * (uint64_t)sysconf(_SC_PAGE_SIZE);
-}
-
-void limit_memory(uint64_t limit) {
-    if (limit == 0) return;
-    const uint64_t total = mapped_bytes() + limit;
-    rlimit r{};
-    r.rlim_cur = r.rlim_max = total < limit ? RLIM_INFINITY : (rlim_t)total;  // overflow: no limit
-    setrlimit(RLIMIT_AS, &r);
 }
 
 void stdin_from_dev_null() {
@@ -100,8 +79,14 @@ void enter_sandbox(const SandboxLimits &limits, pid_t tuner) {
     pthread_atfork(remember_forking_pid, nullptr, die_with_parent);
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     raise_oom_score();
-    limit_memory(limits.memory_limit_bytes);
+    limit_resources(limits);
     stdin_from_dev_null();
+    if (!limits.working_dir.empty() && chdir(limits.working_dir.c_str()) != 0) {
+        std::printf("error: cannot work in the scratch directory %s: %s\n", limits.working_dir.c_str(),
+                    std::strerror(errno));
+        std::fflush(stdout);
+        _exit(0);
+    }
 }
 
 bool has_running_children() {

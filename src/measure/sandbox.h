@@ -14,21 +14,22 @@
 //    so that before its result it can tell whether any still runs
 //    (has_running_children);
 //  - is the OOM killer's first choice (oom_score_adj 1000), not the tuner;
-//  - may map at most `memory_limit_bytes` of address space beyond what it
-//    inherited from the tuner (RLIMIT_AS), so an allocation without bound
-//    fails in the child instead of exhausting the machine;
+//  - runs under resource_limits.h's limits: address space (an allocation
+//    without bound fails in the child instead of exhausting the machine),
+//    CPU time, file size, tasks, and no core file;
+//  - works in a private scratch directory the parent made (and removes
+//    once the child ended), so that nothing it writes by a relative path
+//    lands in the user's directory;
 //  - reads stdin from /dev/null.
 // The parent (the other functions) ends a child by killing its whole group,
 // and never waits for one without a bound.
+#include "measure/resource_limits.h"
+
 #include <sys/types.h>
 
 #include <cstdint>
 
 namespace ansor {
-
-struct SandboxLimits {
-    uint64_t memory_limit_bytes = 0;  // 0: no limit
-};
 
 // In the child after fork(); `tuner` is the pid of the process that forked it.
 void enter_sandbox(const SandboxLimits &limits, pid_t tuner);

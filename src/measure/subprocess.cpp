@@ -1,5 +1,7 @@
 #include "measure/subprocess.h"
 
+#include "measure/resource_limits.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -11,7 +13,7 @@
 namespace ansor {
 
 std::string ProcessResult::describe() const {
-    if (signal) return "signal " + std::to_string(signal);
+    if (signal) return "signal " + std::to_string(signal) + resource_limit_note(signal);
     return "exit code " + std::to_string(exit_code);
 }
 

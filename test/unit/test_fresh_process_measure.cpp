@@ -3,6 +3,7 @@
 #include "measure/fresh_process_measurer.h"
 #include "measure/runner_files.h"
 #include "measure/runner_program.h"
+#include "measure/temp_dirs.h"
 #include "model/random_cost_model.h"
 #include "search/tuner.h"
 #include "sketch/sketch_generator.h"
@@ -83,7 +84,7 @@ TEST_CASE("fresh-process measure: a wrong program and a broken one are recorded 
 }
 
 TEST_CASE("fresh-process measure: what killed children left is removed after their batch, the reference kept") {
-    const std::string dir = make_measure_work_dir("ansor-test");
+    const std::string dir = make_temp_dir("ansor-test");
     std::filesystem::create_directories(dir + "/candidate-123");
     std::filesystem::create_directories(dir + "/reference");
     write_raw_file(dir + "/candidate-123/candidate.so", "x", 1);
@@ -91,7 +92,7 @@ TEST_CASE("fresh-process measure: what killed children left is removed after the
     remove_candidate_dirs(dir);
     CHECK_FALSE(std::filesystem::exists(dir + "/candidate-123"));
     CHECK(std::filesystem::exists(dir + "/reference/inputs.json"));
-    std::filesystem::remove_all(dir);
+    remove_temp_dir(dir);
 }
 
 TEST_CASE("fresh-process measure: a GPU target is refused, naming it") {

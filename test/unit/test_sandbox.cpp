@@ -9,6 +9,7 @@
 // in this test binary, which the JIT resolves through ENABLE_EXPORTS), as a
 // user's extern code would misbehave: nothing in the product is test-only.
 #include "measure/measurer.h"
+#include "measure/temp_dirs.h"
 #include "sketch/sketch_rules.h"
 #include "util/errors.h"
 #include "util/target.h"
@@ -22,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <sys/mman.h>
@@ -309,4 +311,16 @@ TEST_CASE("sandbox: a tuner killed with kill -9 leaves no measuring process behi
     REQUIRE(grandchild > 0);
     CHECK(ended(candidate, 10));
     CHECK(ended(grandchild, 10));
+    // kill -9 leaves the tuner's scratch directories; the next tuner's sweep removes them.
+    const auto left_by_tuner = [&] {
+        std::vector<std::string> found;
+        std::error_code ignored;
+        for (const auto &e : std::filesystem::directory_iterator(temp_root(), ignored)) {
+            if (temp_dir_owner(e.path().filename().string()) == tuner) found.push_back(e.path().string());
+        }
+        return found;
+    };
+    CHECK_FALSE(left_by_tuner().empty());
+    sweep_stale_temp_dirs(temp_root());
+    CHECK(left_by_tuner().empty());
 }
