@@ -9,6 +9,7 @@
 #include <cstring>
 #include <poll.h>
 #include <stdexcept>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,9 +34,16 @@ Pipes make_pipes() {
     return p;
 }
 
-// In the child: stdin/stdout become the pipes; its own process group.
-void become_worker(const Pipes &p) {
+// In the child: stdin/stdout become the pipes; its own process group; it
+// dies with the harness. Being in a group of its own, a worker gets no
+// Ctrl-C and no kill of the harness's group: without the death signal a
+// worker of a killed harness would go on tuning or timing for minutes.
+// The signal follows the harness thread that forked it, which here is the
+// main thread, alive as long as the harness.
+void become_worker(const Pipes &p, pid_t harness) {
     setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != harness) _exit(1);  // the harness died before the signal was armed
     dup2(p.command[0], STDIN_FILENO);
     dup2(p.answer[1], STDOUT_FILENO);
     for (int fd : {p.command[0], p.command[1], p.answer[0], p.answer[1]}) close(fd);
@@ -56,10 +64,11 @@ std::unique_ptr<WorkerProcess> WorkerProcess::fork_function(const std::string &l
     Pipes p = make_pipes();
     std::fflush(stdout);
     std::fflush(stderr);
+    const pid_t harness = getpid();
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
     if (pid == 0) {
-        become_worker(p);
+        become_worker(p, harness);
         int rc = 1;
         try {
             rc = body();
@@ -82,10 +91,11 @@ std::unique_ptr<WorkerProcess> WorkerProcess::spawn(const std::string &label, co
     Pipes p = make_pipes();
     std::fflush(stdout);
     std::fflush(stderr);
+    const pid_t harness = getpid();
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
     if (pid == 0) {
-        become_worker(p);
+        become_worker(p, harness);
         for (const auto &kv : env) setenv(kv.first.c_str(), kv.second.c_str(), 1);
         std::vector<char *> args;
         for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
