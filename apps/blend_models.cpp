@@ -8,6 +8,7 @@
 // each member's mean score spread within a pipeline of the suite data set
 // (docs/cost_model.md, "Blended models"). Every member must be a model file
 // of this build's feature set and of one objective.
+#include "cli.h"
 #include "model/model_blend.h"
 #include "model/model_file.h"
 #include "util/errors.h"
@@ -21,11 +22,6 @@
 
 namespace {
 
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr, "%s\nusage: ansor_blend_models MODEL[:WEIGHT] MODEL[:WEIGHT] ... --out FILE\n", problem.c_str());
-    std::exit(2);
-}
-
 struct Member {
     std::string path;
     double weight = 1;
@@ -33,7 +29,7 @@ struct Member {
 
 // "PATH:WEIGHT" or "PATH" (a colon followed by something that is not a
 // positive number stays part of the path).
-Member parse_member(const std::string &arg) {
+Member parse_member(const ansor_cli::Parser &p, const std::string &arg) {
     Member m{arg, 1};
     const size_t colon = arg.rfind(':');
     if (colon == std::string::npos) return m;
@@ -41,7 +37,7 @@ Member parse_member(const std::string &arg) {
     char *end = nullptr;
     const double w = std::strtod(tail.c_str(), &end);
     if (tail.empty() || *end != '\0') return m;
-    if (!(std::isfinite(w) && w > 0)) usage("the weight of " + arg.substr(0, colon) + " must be positive, not " + tail);
+    if (!(std::isfinite(w) && w > 0)) p.fail("the weight of " + arg.substr(0, colon) + " must be positive, not " + tail);
     return Member{arg.substr(0, colon), w};
 }
 
@@ -54,20 +50,15 @@ std::string weight_text(double w) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    std::vector<Member> members;
+    std::vector<std::string> member_args;
     std::string out;
-    for (int i = 1; i < argc; i++) {
-        const std::string arg = argv[i];
-        if (arg == "--out") {
-            if (i + 1 >= argc) usage("missing value after --out");
-            out = argv[++i];
-        } else if (arg.rfind("--", 0) == 0) {
-            usage("unknown option " + arg);
-        } else {
-            members.push_back(parse_member(arg));
-        }
-    }
-    if (members.size() < 2 || out.empty()) usage("needs two MODEL files or more and --out FILE");
+    ansor_cli::Parser p("ansor_blend_models", "Blends trained cost model files into one; a member without a weight gets 1.");
+    p.positional("MODEL[:WEIGHT]", &member_args, "two model files or more, each with its weight").whole();
+    p.option("--out", &out, "the blended model file written", "FILE").required();
+    p.parse(argc, argv);
+    std::vector<Member> members;
+    for (const std::string &arg : member_args) members.push_back(parse_member(p, arg));
+    if (members.size() < 2) p.fail("needs two MODEL files or more and --out FILE");
     try {
         std::vector<ansor::LoadedModel> loaded;
         for (const Member &m : members) loaded.push_back(ansor::load_model_file(m.path));

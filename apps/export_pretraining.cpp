@@ -9,6 +9,7 @@
 //
 // The plugin reads the file with HL_ANSOR_PRETRAIN=FILE; ansor_tuning_curve
 // with --pretrain FILE. FILE must not exist yet.
+#include "cli.h"
 #include "program_dataset.h"
 #include "records/pretraining_set.h"
 #include "util/errors.h"
@@ -32,29 +33,15 @@ struct Args {
     std::string target = default_target;
 };
 
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr, "%s\nusage: ansor_export_pretraining LOG [LOG...] --out FILE [--cap 200] [--target T]\n",
-                 problem.c_str());
-    std::exit(2);
-}
-
 Args parse(int argc, char **argv) {
     Args a;
-    for (int i = 1; i < argc; i++) {
-        std::string arg = argv[i];
-        if (arg.rfind("--", 0) != 0) {
-            a.logs.push_back(arg);
-            continue;
-        }
-        if (i + 1 >= argc) usage("missing value after " + arg);
-        std::string value = argv[++i];
-        if (arg == "--out") a.out = value;
-        else if (arg == "--cap") a.cap = std::stoul(value);
-        else if (arg == "--target") a.target = value;
-        else usage("unknown option " + arg);
-    }
-    if (a.logs.empty() || a.out.empty()) usage("needs at least one LOG and --out FILE");
-    if (a.cap == 0) usage("--cap must be at least 1");
+    ansor_cli::Parser p("ansor_export_pretraining", "Featurised suite programs of tuning logs for pretraining the cost model.");
+    p.positional("LOG", &a.logs, "tuning logs").whole();
+    p.option("--out", &a.out, "the pretraining set written", "FILE").required();
+    p.option("--cap", &a.cap, "programs kept per pipeline, at least 1");
+    p.option("--target", &a.target, "the target whose records are read", "T");
+    p.parse(argc, argv);
+    if (a.cap == 0) p.fail("--cap must be at least 1");
     return a;
 }
 

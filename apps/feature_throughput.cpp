@@ -9,6 +9,7 @@
 // With dump=k > 0 it also prints, for the first k programs of each
 // pipeline, the schedule and every statement's non-zero features.
 #include "annotate/random_annotator.h"
+#include "cli.h"
 #include "features/program_features.h"
 #include "sketch/sketch_generator.h"
 
@@ -104,13 +105,14 @@ void run(const char *name, const Func &out, int states, double min_seconds, int 
 }  // namespace
 
 int main(int argc, char **argv) {
-    int states = argc > 1 ? std::atoi(argv[1]) : 2000;
-    double min_seconds = argc > 2 ? std::atof(argv[2]) : 1.0;
-    int dump = argc > 3 ? std::atoi(argv[3]) : 0;
-    if (states <= 0 || min_seconds < 0) {
-        std::fprintf(stderr, "usage: %s [states > 0] [min_seconds >= 0] [dump >= 0]\n", argv[0]);
-        return 2;
-    }
+    int states = 2000, dump = 0;
+    double min_seconds = 1.0;
+    ansor_cli::Parser p("ansor_feature_throughput", "Programs per second through the cost model's feature extraction.");
+    p.positional("states", &states, "random programs per pipeline, > 0").optional();
+    p.positional("min_seconds", &min_seconds, "the least time extraction is timed for, >= 0").optional();
+    p.positional("dump", &dump, "programs of each pipeline whose features are printed").optional();
+    p.parse(argc, argv);
+    if (states <= 0 || min_seconds < 0 || dump < 0) p.fail("needs states > 0, min_seconds >= 0 and dump >= 0");
     run("gemm_512", ansor_apps::throughput_matmul(512), states, min_seconds, dump);
     run("conv_56x56_64to128_3x3", ansor_apps::throughput_conv(56, 64, 128), states, min_seconds, dump);
     return 0;

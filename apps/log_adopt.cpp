@@ -8,6 +8,7 @@
 //
 // Exit status: 0 on success, 1 for bad usage or an unreadable log, 2 for a
 // malformed log or a NEW that cannot be written.
+#include "cli.h"
 #include "records/tuning_log.h"
 #include "util/errors.h"
 
@@ -17,27 +18,19 @@
 #include <cstdlib>
 #include <string>
 
-namespace {
-
-[[noreturn]] void usage(const char *argv0, const std::string &why) {
-    std::fprintf(stderr,
-                 "%s: %s\nusage: %s OLD NEW --threads N\n"
-                 "  appends to NEW a copy of every version 1 record of OLD, stated as measured with N threads on\n"
-                 "  this host by this build's formats; use it only for a log measured that way\n",
-                 argv0, why.c_str(), argv0);
-    std::exit(1);
-}
-
-}  // namespace
-
 int main(int argc, char **argv) {
-    if (argc != 5 || std::string(argv[3]) != "--threads") usage(argv[0], "wrong arguments");
-    const std::string old_path = argv[1], new_path = argv[2];
-    char *end = nullptr;
-    const long threads = std::strtol(argv[4], &end, 10);
-    if (*end != '\0' || threads < 1 || threads > 4096) usage(argv[0], "--threads must be a whole number from 1");
+    std::string old_path, new_path;
+    long threads = 0;
+    ansor_cli::Parser p("ansor_log_adopt",
+                        "Appends to NEW a copy of every version 1 record of OLD, stated as measured with N threads on\n"
+                        "this host by this build's formats; use it only for a log measured that way.", 1);
+    p.positional("OLD", &old_path, "the tuning log read");
+    p.positional("NEW", &new_path, "the tuning log appended to");
+    p.option("--threads", &threads, "the thread count OLD was measured with").required();
+    p.parse(argc, argv);
+    if (threads < 1 || threads > 4096) p.fail("--threads must be a whole number from 1 to 4096");
     struct stat st {};
-    if (::stat(old_path.c_str(), &st) != 0) usage(argv[0], "no tuning log at '" + old_path + "'");
+    if (::stat(old_path.c_str(), &st) != 0) p.fail("no tuning log at '" + old_path + "'");
     try {
         int adopted = 0, kept = 0;
         ansor::TuningLog out(new_path);
@@ -55,7 +48,7 @@ int main(int argc, char **argv) {
                     "%d record(s) already naming their conditions left out\n",
                     new_path.c_str(), adopted, old_path.c_str(), threads, ansor::host_cpu_id().c_str(), kept);
     } catch (const std::exception &e) {
-        std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
+        std::fprintf(stderr, "ansor_log_adopt: %s\n", e.what());
         return 2;
     }
     return 0;

@@ -7,6 +7,7 @@
 //
 // Exit status: 0 on success, 1 for bad usage or a log that cannot be read,
 // 2 for a malformed log (the message names file:line and why).
+#include "cli.h"
 #include "records/tuning_log.h"
 #include "util/errors.h"
 
@@ -60,21 +61,19 @@ void print(const Group &g) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        std::fprintf(stderr, "usage: %s LOG\n  prints the pipelines, trials and best times of a tuning log\n", argv[0]);
-        return 1;
-    }
-    const std::string path = argv[1];
+    std::string path;
+    ansor_cli::Parser p("ansor_log_summary", "Prints the pipelines, trials and best times of a tuning log.", 1);
+    p.positional("LOG", &path, "the tuning log");
+    p.parse(argc, argv);
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
-        std::fprintf(stderr, "%s: no tuning log at '%s'\n", argv[0], path.c_str());
-        return 1;
+        p.fail("no tuning log at '" + path + "'");
     }
     std::vector<ansor::TuningRecord> records;
     try {
         records = ansor::TuningLog(path).read_all();
     } catch (const ansor::UserError &e) {
-        std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
+        std::fprintf(stderr, "ansor_log_summary: %s\n", e.what());
         return 2;
     }
 

@@ -17,6 +17,7 @@
 #include "search/tuning_session.h"
 #include "throughput_pipelines.h"
 #include "util/errors.h"
+#include "cli.h"
 #include "util/target.h"
 
 #include <Halide.h>
@@ -37,31 +38,15 @@ struct Args {
     int candidates = 30, size = 512, builders = 0, spread = 0;
 };
 
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr, "%s\nusage: ansor_measure_throughput [candidates > 0] [size > 0] [--builders 1..256] [--spread N]\n",
-                 problem.c_str());
-    std::exit(2);
-}
-
 Args parse(int argc, char **argv) {
     Args a;
-    std::vector<int *> positional = {&a.candidates, &a.size};
-    size_t next = 0;
-    for (int i = 1; i < argc; i++) {
-        std::string arg = argv[i];
-        int *into = nullptr;
-        if (arg == "--builders" || arg == "--spread") {
-            if (i + 1 >= argc) usage(arg + " needs a value");
-            into = arg == "--builders" ? &a.builders : &a.spread;
-            arg = argv[++i];
-        } else if (next < positional.size()) {
-            into = positional[next++];
-        } else {
-            usage("unexpected argument " + arg);
-        }
-        *into = std::atoi(arg.c_str());
-    }
-    if (a.candidates <= 0 || a.size <= 0 || a.builders < 0 || a.builders > 256 || a.spread < 0) usage("bad value");
+    ansor_cli::Parser p("ansor_measure_throughput", "Candidates measured per minute on a matmul.");
+    p.positional("candidates", &a.candidates, "candidates measured, > 0").optional();
+    p.positional("size", &a.size, "the matmul's size, > 0").optional();
+    p.option("--builders", &a.builders, "parallel builders, 1..256 (0: HL_ANSOR_BUILDERS or the plugin's default)");
+    p.option("--spread", &a.spread, "successful programs whose run-to-run spread is printed");
+    p.parse(argc, argv);
+    if (a.candidates <= 0 || a.size <= 0 || a.builders < 0 || a.builders > 256 || a.spread < 0) p.fail("bad value");
     return a;
 }
 

@@ -20,6 +20,7 @@
 // and both times pay for it alike only if they are taken together.
 // Without --case: softmax 1024x768, a depthwise-separable block (56x56,
 // 144 -> 32), GEMM 512^3 and a 3x3 conv (56x56, 64 -> 64).
+#include "cli.h"
 #include "dag/pipeline_dag.h"
 #include "generator_pipeline.h"
 #include "measure/fresh_process_measurer.h"
@@ -66,54 +67,40 @@ struct Args {
     std::vector<Case> cases;
 };
 
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr,
-                 "%s\nusage: ansor_measured_vs_delivered [--trials 16] [--rounds 5] [--dir DIR] [--plugin SO]\n"
-                 "       [--case GENERATOR:K=V,K=V]...\n",
-                 problem.c_str());
-    std::exit(2);
-}
-
-Case parse_case(const std::string &text) {
+Case parse_case(const ansor_cli::Parser &p, const std::string &text) {
     Case c;
     auto colon = text.find(':');
     c.generator = text.substr(0, colon);
-    if (c.generator.empty()) usage("--case needs a generator name: " + text);
+    if (c.generator.empty()) p.fail("--case needs a generator name: " + text);
     if (colon == std::string::npos) return c;
     std::stringstream rest(text.substr(colon + 1));
     std::string kv;
     while (std::getline(rest, kv, ',')) {
         auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0) usage("--case params are K=V separated by commas: " + text);
+        if (eq == std::string::npos || eq == 0) p.fail("--case params are K=V separated by commas: " + text);
         c.params[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
     return c;
 }
 
-int parse_int(const std::string &flag, const char *value, int lo) {
-    char *end = nullptr;
-    long v = std::strtol(value, &end, 10);
-    if (!*value || *end || v < lo || v > 1000000) usage(flag + " takes an integer >= " + std::to_string(lo));
-    return (int)v;
-}
-
 Args parse(int argc, char **argv) {
     Args a;
-    for (int i = 1; i < argc; i++) {
-        std::string flag = argv[i];
-        if (i + 1 >= argc) usage("missing value after " + flag);
-        const char *value = argv[++i];
-        if (flag == "--trials") a.trials = parse_int(flag, value, 0);
-        else if (flag == "--rounds") a.rounds = parse_int(flag, value, 1);
-        else if (flag == "--dir") a.dir = value;
-        else if (flag == "--plugin") a.plugin = value;
-        else if (flag == "--case") a.cases.push_back(parse_case(value));
-        else usage("unknown flag " + flag);
+    std::vector<std::string> cases;
+    ansor_cli::Parser p("ansor_measured_vs_delivered",
+                        "The tuner's time for its chosen program against the same program built by GenGen and run by RunGen.");
+    p.option("--trials", &a.trials, "trials of the tuner per case, >= 0");
+    p.option("--rounds", &a.rounds, "interleaved rounds of timing, >= 1");
+    p.option("--dir", &a.dir, "the working directory", "DIR");
+    p.option("--plugin", &a.plugin, "the Ansor plugin", "SO");
+    p.option("--case", &cases, "a generator and its parameters (default: four cases of the suite)", "GENERATOR:K=V,K=V").whole();
+    p.parse(argc, argv);
+    if (a.trials < 0 || a.trials > 1000000) p.fail("--trials takes an integer >= 0");
+    if (a.rounds < 1 || a.rounds > 1000000) p.fail("--rounds takes an integer >= 1");
+    if (cases.empty()) {
+        cases = {"softmax:N=1024,D=768", "depthwise_separable_conv:N=1,H=56,W=56,CI=144,CO=32", "gmm:N=512,M=512,K=512",
+                 "conv2d_bias_act:H=56,W=56,CI=64,CO=64"};
     }
-    if (a.cases.empty()) {
-        a.cases = {parse_case("softmax:N=1024,D=768"), parse_case("depthwise_separable_conv:N=1,H=56,W=56,CI=144,CO=32"),
-                   parse_case("gmm:N=512,M=512,K=512"), parse_case("conv2d_bias_act:H=56,W=56,CI=64,CO=64")};
-    }
+    for (const std::string &c : cases) a.cases.push_back(parse_case(p, c));
     return a;
 }
 

@@ -27,6 +27,7 @@
 // out the models without the corpus. --model FILE trains nothing: it ranks
 // the evaluated pipelines (with --hold-out-eval-corpus, only the
 // --eval-corpus ones) by a trained model file, e.g. the shipped model.
+#include "cli.h"
 #include "features/program_features.h"
 #include "model/make_cost_model.h"
 #include "model/model_file.h"
@@ -78,81 +79,44 @@ struct Args {
     }
 };
 
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr, "%s\nusage: ansor_model_accuracy LOG [LOG...] [--seed N] [--test-share 0.2] [--target T]\n"
-                 "       [--importance N] [--dump CSV] [--per-pipeline-model] [--objective pairwise|square|lambdarank]\n"
-                 "       [--no-leave-one-out] [--no-random-split] [--eval-corpus FILE] [--corpus FILE]\n"
-                 "       [--hold-out-eval-corpus] [--no-cold] [--model FILE]\n"
-                 "       [--max-depth D] [--eta E] [--max-rounds R] [--min-weight W] [--pair-weighting pairs|programs|pipelines]\n",
-                 problem.c_str());
-    std::exit(2);
-}
-
 Args parse(int argc, char **argv) {
     Args a;
-    for (int i = 1; i < argc; i++) {
-        std::string arg = argv[i];
-        if (arg.rfind("--", 0) != 0) {
-            a.logs.push_back(arg);
-            continue;
-        }
-        if (arg == "--per-pipeline-model") {
-            a.per_pipeline = true;
-            continue;
-        }
-        if (arg == "--no-leave-one-out") {
-            a.leave_one_out = false;
-            continue;
-        }
-        if (arg == "--hold-out-eval-corpus") {
-            a.hold_out_eval_corpus_only = true;
-            continue;
-        }
-        if (arg == "--no-cold") {
-            a.cold = false;
-            continue;
-        }
-        if (arg == "--no-random-split") {
-            a.random_split = false;
-            continue;
-        }
-        if (i + 1 >= argc) usage(arg + " needs a value");
-        std::string value = argv[++i];
-        try {
-            if (arg == "--seed") a.seed = std::stoull(value);
-            else if (arg == "--test-share") a.test_share = std::stod(value);
-            else if (arg == "--target") a.target = value;
-            else if (arg == "--eval-corpus") a.eval_corpora.push_back(value);
-            else if (arg == "--corpus") a.training_corpora.push_back(value);
-            else if (arg == "--importance") a.importance = std::stoi(value);
-            else if (arg == "--dump") a.dump = value;
-            else if (arg == "--model") a.model_file = value;
-            else if (arg == "--objective") {
-                try {
-                    a.model.objective = ansor::objective_from_name(value);
-                } catch (const std::invalid_argument &e) {
-                    usage(e.what());
-                }
-            }
-            else if (arg == "--max-depth") a.model.max_depth = std::stoi(value);
-            else if (arg == "--eta") a.model.eta = std::stod(value);
-            else if (arg == "--max-rounds") a.model.max_rounds = std::stoi(value);
-            else if (arg == "--min-weight") a.model.min_weight = std::stod(value);
-            else if (arg == "--pair-weighting") {
-                try {
-                    a.model.pair_weighting = ansor::pair_weighting_from_name(value);
-                } catch (const std::invalid_argument &e) {
-                    usage(e.what());
-                }
-            }
-            else usage("unknown flag " + arg);
-        } catch (const std::logic_error &) {
-            usage("bad value for " + arg + ": " + value);
-        }
+    bool no_leave_one_out = false, no_random_split = false, no_cold = false;
+    std::string objective, pair_weighting;
+    ansor_cli::Parser p("ansor_model_accuracy", "The cost model's ranking accuracy on measured suite programs of tuning logs.");
+    p.positional("LOG", &a.logs, "tuning logs").optional().whole();
+    p.option("--seed", &a.seed, "the seed of the split and of the model");
+    p.option("--test-share", &a.test_share, "the share of programs held out, in (0, 1)", "SHARE");
+    p.option("--target", &a.target, "the target whose programs are read", "T");
+    p.option("--importance", &a.importance, "prints this many of the most used features");
+    p.option("--dump", &a.dump, "writes the test predictions here", "CSV");
+    p.option("--per-pipeline-model", &a.per_pipeline, "random split: one model per pipeline");
+    p.option("--objective", &objective, "the training objective (default: the search's)", "pairwise|square|lambdarank");
+    p.option("--no-leave-one-out", &no_leave_one_out, "skips leaving each pipeline out");
+    p.option("--no-random-split", &no_random_split, "skips the random split");
+    p.option("--eval-corpus", &a.eval_corpora, "a corpus file whose pipelines are evaluated too", "FILE").whole();
+    p.option("--corpus", &a.training_corpora, "a corpus file used only for training", "FILE").whole();
+    p.option("--hold-out-eval-corpus", &a.hold_out_eval_corpus_only, "leaves out only --eval-corpus pipelines");
+    p.option("--no-cold", &no_cold, "with --corpus, skips the models trained without it");
+    p.option("--model", &a.model_file, "ranks by this model file, training nothing", "FILE");
+    p.option("--max-depth", &a.model.max_depth, "tree depth", "D");
+    p.option("--eta", &a.model.eta, "the learning rate", "E");
+    p.option("--max-rounds", &a.model.max_rounds, "trees at most", "R");
+    p.option("--min-weight", &a.model.min_weight, "the least weight of a program", "W");
+    p.option("--pair-weighting", &pair_weighting, "the weights of pairs (default: the search's)", "pairs|programs|pipelines");
+    p.parse(argc, argv);
+    a.leave_one_out = !no_leave_one_out;
+    a.random_split = !no_random_split;
+    a.cold = !no_cold;
+    try {
+        if (!objective.empty()) a.model.objective = ansor::objective_from_name(objective);
+        if (!pair_weighting.empty()) a.model.pair_weighting = ansor::pair_weighting_from_name(pair_weighting);
+    } catch (const std::invalid_argument &e) {
+        p.fail(e.what());
     }
     a.model.seed = a.seed;
-    if (a.logs.empty() && a.eval_corpora.empty()) usage("no tuning log or --eval-corpus given");
-    if (!(a.test_share > 0 && a.test_share < 1)) usage("--test-share must lie strictly between 0 and 1");
+    if (a.logs.empty() && a.eval_corpora.empty()) p.fail("no tuning log or --eval-corpus given");
+    if (!(a.test_share > 0 && a.test_share < 1)) p.fail("--test-share must lie strictly between 0 and 1");
     return a;
 }
 

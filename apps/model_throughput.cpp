@@ -10,6 +10,7 @@
 // key=value overrides a PackSumParams field: tree_method, max_bin,
 // max_depth, eta, min_child_weight, max_rounds, early_stopping_rounds,
 // min_improvement, validation_fraction, min_weight, nthread.
+#include "cli.h"
 #include "features/program_features.h"
 #include "model/xgboost_cost_model.h"
 #include "search/program_sampler.h"
@@ -145,20 +146,25 @@ bool set_param(PackSumParams &p, const std::string &key, const std::string &valu
 }  // namespace
 
 int main(int argc, char **argv) {
-    int train = argc > 1 ? std::atoi(argv[1]) : 1000;
-    int predict = argc > 2 ? std::atoi(argv[2]) : 2048;
+    int train = 1000, predict = 2048;
+    std::vector<std::string> overrides;
+    ansor_cli::Parser p("ansor_model_throughput", "Seconds to retrain the cost model and to predict states.");
+    p.positional("train", &train, "programs trained on, > 0").optional();
+    p.positional("predict", &predict, "states predicted, > 0").optional();
+    p.positional("key=value", &overrides, "a PackSumParams field set").optional().whole();
+    p.parse(argc, argv);
     PackSumParams params;
-    for (int i = 3; i < argc; i++) {
-        const char *eq = std::strchr(argv[i], '=');
-        if (!eq || !set_param(params, std::string(argv[i], eq - argv[i]), eq + 1)) {
-            std::fprintf(stderr, "unknown parameter '%s'\n", argv[i]);
-            return 2;
+    for (const std::string &kv : overrides) {
+        const size_t eq = kv.find('=');
+        bool known = false;
+        try {
+            known = eq != std::string::npos && set_param(params, kv.substr(0, eq), kv.substr(eq + 1));
+        } catch (const std::logic_error &) {
+            p.fail("bad value in '" + kv + "'");
         }
+        if (!known) p.fail("unknown parameter '" + kv + "'");
     }
-    if (train <= 0 || predict <= 0) {
-        std::fprintf(stderr, "usage: %s [train > 0] [predict > 0] [key=value ...]\n", argv[0]);
-        return 2;
-    }
+    if (train <= 0 || predict <= 0) p.fail("needs train > 0 and predict > 0");
     struct Case {
         const char *name;
         Func out;

@@ -15,6 +15,7 @@
 // Timing: each variant is compiled once; then, for three rounds, every
 // variant is timed in turn (min over samples), so drift on this shared
 // machine hits all of them alike. A ratio > 1 means Ansor is faster.
+#include "cli.h"
 #include "dag/pipeline_dag.h"
 #include "measure/output_check.h"
 #include "options/options.h"
@@ -46,7 +47,7 @@ const char *const default_target = ansor::project_cpu_target();
 
 struct Args {
     std::vector<std::string> ops;
-    std::string shapes = "0";
+    std::vector<std::string> shapes = {"0"};
     std::vector<std::string> schedulers = {"Mullapudi2016", "Adams2019", "Ansor"};
     int trials = 200;
     std::string search;  // HL_ANSOR_SEARCH for the Ansor variant; empty: the plugin's default
@@ -57,68 +58,46 @@ struct Args {
     std::string target = default_target;
 };
 
-std::vector<std::string> split_commas(const std::string &s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        if (!item.empty()) out.push_back(item);
-    }
-    return out;
-}
-
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr,
-                 "%s\nusage: ansor_operator_benchmark [--ops a,b:shape] [--shapes 0|0,1|all] "
-                 "[--schedulers Ansor,Adams2019,Mullapudi2016,Li2018] [--trials N] [--csv FILE [--resume]] "
-                 "[--search random|model|evolution] [--ansor libansor.so] [--halide-plugins DIR] [--target T]\n",
-                 problem.c_str());
-    std::exit(2);
-}
-
-Args parse(int argc, char **argv) {
-    Args a;
+// The command line, filling a (its members hold the defaults).
+ansor_cli::Parser command_line(Args &a) {
     for (const auto &op : ansor_ops::operator_suite()) a.ops.push_back(op.name);
-    for (int i = 1; i < argc; i++) {
-        std::string flag = argv[i];
-        if (flag == "--resume") {
-            a.resume = true;
-            continue;
-        }
-        if (i + 1 >= argc) usage("missing value after " + flag);
-        std::string value = argv[++i];
-        if (flag == "--ops") a.ops = split_commas(value);
-        else if (flag == "--shapes") a.shapes = value;
-        else if (flag == "--schedulers") a.schedulers = split_commas(value);
-        else if (flag == "--trials") a.trials = std::atoi(value.c_str());
-        else if (flag == "--csv") a.csv = value;
-        else if (flag == "--search") a.search = value;
-        else if (flag == "--ansor") a.ansor_plugin = value;
-        else if (flag == "--halide-plugins") a.halide_plugins = value;
-        else if (flag == "--target") a.target = value;
-        else usage("unknown option " + flag);
-    }
+    ansor_cli::Parser p("ansor_operator_benchmark", "Times the operator suite scheduled by Ansor and by Halide's "
+                                                    "autoschedulers, beside the unscheduled pipeline.");
+    p.option("--ops", &a.ops, "operators of the suite, op:i for only its i-th shape", "a,b:shape");
+    p.option("--shapes", &a.shapes, "the shapes of the operators without :i (0,1 or all)", "0,1|all");
+    p.option("--schedulers", &a.schedulers, "Ansor, Adams2019, Mullapudi2016, Li2018", "A,B");
+    p.option("--trials", &a.trials, "Ansor's trials per operator shape, >= 0");
+    p.option("--csv", &a.csv, "the CSV of the results", "FILE");
+    p.option("--resume", &a.resume, "appends to --csv, skipping the operator shapes it holds");
+    p.option("--search", &a.search, "Ansor's search (HL_ANSOR_SEARCH)", "random|model|evolution");
+    p.option("--ansor", &a.ansor_plugin, "the Ansor plugin", "libansor.so");
+    p.option("--halide-plugins", &a.halide_plugins, "the directory of Halide's autoscheduler plugins", "DIR");
+    p.option("--target", &a.target, "the Halide target", "T");
+    return p;
+}
+
+// The checks of the values parse() cannot make.
+void check(const ansor_cli::Parser &p, const Args &a) {
     for (const auto &op : a.ops) {
         try {
             ansor_ops::find_op(op.substr(0, op.find(':')));
         } catch (const std::out_of_range &) {
-            usage("unknown operator " + op);
+            p.fail("unknown operator " + op);
         }
     }
-    if (a.trials < 0) usage("--trials must be >= 0");
-    if (a.resume && a.csv.empty()) usage("--resume needs --csv");
-    return a;
+    if (a.trials < 0) p.fail("--trials must be >= 0");
+    if (a.resume && a.csv.empty()) p.fail("--resume needs --csv");
 }
 
-std::vector<size_t> shape_indices(const std::string &spec, size_t count) {
+std::vector<size_t> shape_indices(const ansor_cli::Parser &p, const std::vector<std::string> &spec, size_t count) {
     std::vector<size_t> out;
-    if (spec == "all") {
+    if (spec == std::vector<std::string>{"all"}) {
         for (size_t i = 0; i < count; i++) out.push_back(i);
         return out;
     }
-    for (const auto &s : split_commas(spec)) {
+    for (const auto &s : spec) {
         size_t i = (size_t)std::atoi(s.c_str());
-        if (i >= count) usage("shape index " + s + " out of range");
+        if (i >= count) p.fail("shape index " + s + " out of range");
         out.push_back(i);
     }
     return out;
@@ -196,7 +175,10 @@ double geomean(const std::vector<double> &v) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    Args args = parse(argc, argv);
+    Args args;
+    ansor_cli::Parser p = command_line(args);
+    p.parse(argc, argv);
+    check(p, args);
     Target target(args.target);
     // Options reach the plugin only through the environment.
     setenv("HL_ANSOR_TRIALS", std::to_string(args.trials).c_str(), 1);
@@ -216,7 +198,7 @@ int main(int argc, char **argv) {
             std::ifstream old(args.csv);
             std::string line;
             if (std::getline(old, line)) {
-                if (line != csv_header) usage(args.csv + " is not a CSV this benchmark wrote; not resuming into it");
+                if (line != csv_header) p.fail(args.csv + " is not a CSV this benchmark wrote; not resuming into it");
                 append = true;
                 while (std::getline(old, line)) {
                     auto second = line.find(',', line.find(',') + 1);
@@ -224,10 +206,10 @@ int main(int argc, char **argv) {
                 }
             }
         } else if (std::ifstream(args.csv).good()) {
-            usage(args.csv + " exists; pass --resume to add to it, or name a new file");
+            p.fail(args.csv + " exists; pass --resume to add to it, or name a new file");
         }
         csv.open(args.csv, append ? std::ios::app : std::ios::out);
-        if (!csv) usage("cannot write " + args.csv);
+        if (!csv) p.fail("cannot write " + args.csv);
         if (!append) csv << csv_header << "\n";
     }
 
@@ -244,9 +226,9 @@ int main(int argc, char **argv) {
     std::map<std::string, std::vector<double>> speedups;  // scheduler -> t_scheduler / t_Ansor
     for (const auto &op_arg : args.ops) {
         const std::string op = op_arg.substr(0, op_arg.find(':'));
-        const std::string shapes = op == op_arg ? args.shapes : op_arg.substr(op.size() + 1);
+        const std::vector<std::string> shapes = op == op_arg ? args.shapes : std::vector<std::string>{op_arg.substr(op.size() + 1)};
         const auto &table = ansor_ops::find_op(op);
-        for (size_t si : shape_indices(shapes, table.ansor_shapes.size())) {
+        for (size_t si : shape_indices(p, shapes, table.ansor_shapes.size())) {
             const auto &shape = table.ansor_shapes[si];
             if (done.count(op + "," + std::to_string(si))) {
                 std::fprintf(stderr, "[bench] %s shape %zu: already in %s\n", op.c_str(), si, args.csv.c_str());

@@ -13,6 +13,7 @@
 //   the same for pairs whose old times differ by at least 10% and 25%;
 //   the median and 90th percentile of |log2(new / old)|.
 // --out appends the new measurements to another log (never to LOG).
+#include "cli.h"
 #include "dag/pipeline_dag.h"
 #include "records/pipeline_key.h"
 #include "records/tuning_log.h"
@@ -43,41 +44,16 @@ struct Args {
     double timeout_s = 30;  // the search's default
 };
 
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr, "%s\nusage: ansor_remeasure LOG --op gmm:0 [--programs 40] [--seed 0] [--timeout 30]\n"
-                 "       [--out NEW_LOG]\n",
-                 problem.c_str());
-    std::exit(2);
-}
-
-Args parse(int argc, char **argv) {
-    Args a;
-    for (int i = 1; i < argc; i++) {
-        std::string arg = argv[i];
-        if (arg.rfind("--", 0) != 0) {
-            if (!a.log.empty()) usage("one log only: " + arg);
-            a.log = arg;
-            continue;
-        }
-        if (i + 1 >= argc) usage(arg + " needs a value");
-        std::string value = argv[++i];
-        try {
-            if (arg == "--op") a.op = value;
-            else if (arg == "--out") a.out = value;
-            else if (arg == "--programs") a.programs = std::stoi(value);
-            else if (arg == "--seed") a.seed = std::stoull(value);
-            else if (arg == "--timeout") a.timeout_s = std::stod(value);
-            else usage("unknown flag " + arg);
-        } catch (const std::logic_error &) {
-            usage("bad value for " + arg + ": " + value);
-        }
-    }
-    if (a.log.empty()) usage("no tuning log given");
-    if (a.op.empty()) usage("--op is required");
-    if (a.programs < 2) usage("--programs must be at least 2");
-    if (!(a.timeout_s > 0)) usage("--timeout must be positive");
-    if (!a.out.empty() && a.out == a.log) usage("--out must not be the log being read");
-    return a;
+// The command line, filling a (its members hold the defaults).
+ansor_cli::Parser command_line(Args &a) {
+    ansor_cli::Parser p("ansor_remeasure", "Programs of a tuning log measured again: how far its times can be trusted.");
+    p.positional("LOG", &a.log, "the tuning log read");
+    p.option("--op", &a.op, "the suite operator and shape whose programs are measured", "OP:SHAPE").required();
+    p.option("--programs", &a.programs, "distinct programs measured, at least 2");
+    p.option("--seed", &a.seed, "the seed of the random pick");
+    p.option("--timeout", &a.timeout_s, "seconds a measurement may take", "S");
+    p.option("--out", &a.out, "a log the new measurements are appended to", "NEW_LOG");
+    return p;
 }
 
 struct Pair {
@@ -113,7 +89,12 @@ void print_agreement(const char *label, const std::optional<double> &v) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    Args args = parse(argc, argv);
+    Args args;
+    ansor_cli::Parser p = command_line(args);
+    p.parse(argc, argv);
+    if (args.programs < 2) p.fail("--programs must be at least 2");
+    if (!(args.timeout_s > 0)) p.fail("--timeout must be positive");
+    if (!args.out.empty() && args.out == args.log) p.fail("--out must not be the log being read");
     try {
         const Halide::Target target(default_target);
         const ansor_ops::OpShapes *op;
@@ -121,7 +102,7 @@ int main(int argc, char **argv) {
         try {
             std::tie(op, shape_index) = ansor_apps::parse_op_shape(args.op);
         } catch (const std::exception &e) {
-            usage(std::string("--op: ") + e.what());
+            p.fail(std::string("--op: ") + e.what());
         }
         ansor_apps::SuitePipeline built = ansor_apps::build_suite_pipeline(op->name, op->ansor_shapes[shape_index], target);
         ansor::PipelineDAG dag(built.outputs(), kParallelism);

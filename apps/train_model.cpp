@@ -22,6 +22,7 @@
 //   ansor_train_model /tmp/model_dataset.jsonl --corpus corpus/random_pipelines.jsonl.gz \
 //       --corpus-pipelines 1011 --out models/ansor_cost_model.gz
 // and the build copies it beside libansor.so, where the plugin finds it.
+#include "cli.h"
 #include "corpus_dataset.h"
 #include "features/program_features.h"
 #include "model/make_cost_model.h"
@@ -62,74 +63,58 @@ struct Args {
     ansor::PackSumParams trees;
 };
 
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr,
-                 "%s\nusage: ansor_train_model [LOG...] [--corpus FILE...] [--corpus-pipelines N] --out FILE [--objective pairwise|square|lambdarank] "
-                 "[--pair-weighting programs|pipelines|pairs] [--max-rounds N] [--early-stopping ROUNDS (0: off)] [--target T]\n"
-                 "       [--max-depth D] [--eta E] [--min-child-weight W] [--subsample SHARE] [--colsample SHARE]\n",
-                 problem.c_str());
-    std::exit(2);
-}
-
-// A number of an option, within [lo, hi]; anything else is a usage error naming the option.
-double number_option(const std::string &option, const std::string &value, double lo, double hi) {
-    char *end = nullptr;
-    const double v = std::strtod(value.c_str(), &end);
-    if (value.empty() || *end != '\0' || !(v >= lo && v <= hi))
-        usage(option + " must be a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], not " + value);
-    return v;
-}
-
 Args parse(int argc, char **argv) {
     Args a;
-    for (int i = 1; i < argc; i++) {
-        std::string arg = argv[i];
-        if (arg == "--corpus") {
-            // Every argument up to the next option is a corpus file.
-            while (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) a.corpora.push_back(argv[++i]);
-            continue;
+    std::string objective = ansor::choice_name(a.objective), pair_weighting = ansor::pair_weighting_name(a.pair_weighting);
+    size_t corpus_pipelines = 0;
+    ansor_cli::Parser p("ansor_train_model", "Trains the cost model on tuning logs of suite pipelines and on corpus files.");
+    p.positional("LOG", &a.logs, "tuning logs of operator-suite pipelines").optional().whole();
+    p.option("--corpus", &a.corpora, "corpus files (every argument up to the next option)", "FILE").whole().greedy();
+    p.option("--corpus-pipelines", &corpus_pipelines, "only the first N pipelines of the corpus files (default: all)");
+    p.option("--out", &a.out, "the model file written", "FILE").required();
+    p.option("--objective", &objective, "the training objective", "pairwise|square|lambdarank");
+    p.option("--pair-weighting", &pair_weighting, "the weights of pairs", "programs|pipelines|pairs");
+    p.option("--max-rounds", &a.max_rounds, "trees at most, >= 1");
+    p.option("--early-stopping", &a.early_stopping_rounds, "rounds without improvement before stopping (0: off)", "ROUNDS");
+    p.option("--target", &a.target, "the target whose programs are read", "T");
+    p.option("--max-depth", &a.trees.max_depth, "tree depth, 1..30", "D");
+    p.option("--eta", &a.trees.eta, "the learning rate, (0, 1]", "E");
+    p.option("--min-child-weight", &a.trees.min_child_weight, "XGBoost's min_child_weight, >= 0", "W");
+    p.option("--subsample", &a.trees.subsample, "the share of programs per tree, (0, 1]", "SHARE");
+    p.option("--colsample", &a.trees.colsample_bytree, "the share of features per tree, (0, 1]", "SHARE");
+    p.parse(argc, argv);
+
+    // The names HL_ANSOR_MODEL_OBJECTIVE takes.
+    bool known = false;
+    for (auto o : {ansor::ModelObjective::Pairwise, ansor::ModelObjective::Square, ansor::ModelObjective::LambdaRank}) {
+        if (objective == ansor::choice_name(o)) {
+            a.objective = o;
+            known = true;
         }
-        if (arg.rfind("--", 0) != 0) {
-            a.logs.push_back(arg);
-            continue;
-        }
-        if (i + 1 >= argc) usage("missing value after " + arg);
-        std::string value = argv[++i];
-        if (arg == "--out") a.out = value;
-        else if (arg == "--objective") {
-            // The names HL_ANSOR_MODEL_OBJECTIVE takes.
-            bool known = false;
-            for (auto o : {ansor::ModelObjective::Pairwise, ansor::ModelObjective::Square, ansor::ModelObjective::LambdaRank}) {
-                if (value == ansor::choice_name(o)) {
-                    a.objective = o;
-                    known = true;
-                }
-            }
-            if (!known) usage("--objective must be pairwise, square or lambdarank, not " + value);
-        } else if (arg == "--pair-weighting") {
-            try {
-                a.pair_weighting = ansor::pair_weighting_from_name(value);
-            } catch (const std::invalid_argument &e) {
-                usage(e.what());
-            }
-        } else if (arg == "--max-rounds") a.max_rounds = std::atoi(value.c_str());
-        else if (arg == "--early-stopping") a.early_stopping_rounds = std::atoi(value.c_str());
-        else if (arg == "--target") a.target = value;
-        else if (arg == "--max-depth") a.trees.max_depth = (int)number_option(arg, value, 1, 30);
-        else if (arg == "--eta") a.trees.eta = number_option(arg, value, 1e-6, 1);
-        else if (arg == "--min-child-weight") a.trees.min_child_weight = number_option(arg, value, 0, 1e9);
-        else if (arg == "--subsample") a.trees.subsample = number_option(arg, value, 1e-6, 1);
-        else if (arg == "--colsample") a.trees.colsample_bytree = number_option(arg, value, 1e-6, 1);
-        else if (arg == "--corpus-pipelines") {
-            char *end = nullptr;
-            const long long n = std::strtoll(value.c_str(), &end, 10);
-            if (value.empty() || *end != '\0' || n <= 0) usage("--corpus-pipelines must be a positive count, not " + value);
-            a.corpus_pipelines = (size_t)n;
-        } else usage("unknown option " + arg);
     }
-    if ((a.logs.empty() && a.corpora.empty()) || a.out.empty()) usage("needs a LOG or a --corpus FILE, and --out FILE");
-    if (a.corpus_pipelines != SIZE_MAX && a.corpora.empty()) usage("--corpus-pipelines needs a --corpus FILE");
-    if (a.max_rounds <= 0) usage("--max-rounds must be at least 1");
+    if (!known) p.fail("--objective must be pairwise, square or lambdarank, not " + objective);
+    try {
+        a.pair_weighting = ansor::pair_weighting_from_name(pair_weighting);
+    } catch (const std::invalid_argument &e) {
+        p.fail(e.what());
+    }
+    auto in_range = [&](const std::string &option, double v, double lo, double hi) {
+        if (!(v >= lo && v <= hi))
+            p.fail(option + " must be a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], not " +
+                   std::to_string(v));
+    };
+    in_range("--max-depth", a.trees.max_depth, 1, 30);
+    in_range("--eta", a.trees.eta, 1e-6, 1);
+    in_range("--min-child-weight", a.trees.min_child_weight, 0, 1e9);
+    in_range("--subsample", a.trees.subsample, 1e-6, 1);
+    in_range("--colsample", a.trees.colsample_bytree, 1e-6, 1);
+    if (p.given("--corpus-pipelines")) {
+        if (corpus_pipelines == 0) p.fail("--corpus-pipelines must be a positive count, not 0");
+        a.corpus_pipelines = corpus_pipelines;
+    }
+    if (a.logs.empty() && a.corpora.empty()) p.fail("needs a LOG or a --corpus FILE, and --out FILE");
+    if (a.corpus_pipelines != SIZE_MAX && a.corpora.empty()) p.fail("--corpus-pipelines needs a --corpus FILE");
+    if (a.max_rounds <= 0) p.fail("--max-rounds must be at least 1");
     return a;
 }
 

@@ -29,6 +29,7 @@
 // every measured program to a tuning log (a data set for the cost model). The CSV holds one
 // row per measurement; scripts/plot_tuning_curve.py draws it and prints, per
 // policy, the trials it took to reach random search's final best.
+#include "cli.h"
 #include "options/options.h"
 #include "records/pretraining_set.h"
 #include "search/tuning_session.h"
@@ -70,54 +71,35 @@ std::string base_policy(const std::string &policy) {
     return is_pretrained(policy) ? policy.substr(0, policy.size() - pretrain_suffix.size()) : policy;
 }
 
-std::vector<std::string> split_commas(const std::string &s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    for (std::string item; std::getline(in, item, ',');) {
-        if (!item.empty()) out.push_back(item);
-    }
-    return out;
+// The command line, filling a (its members hold the defaults).
+ansor_cli::Parser command_line(Args &a) {
+    ansor_cli::Parser p("ansor_tuning_curve", "Best time against trials for several search policies and seeds, interleaved.\n"
+                                              "(model+pretrain and evolution+pretrain need --pretrain)");
+    p.option("--op", &a.op, "the suite operator and shape", "OP:SHAPE");
+    p.option("--policies", &a.policies, "random, model, evolution, no-crossover, uncapped, limited, "
+                                        "reduction-tile-1024, square, pairwise, P+pretrain", "P,Q");
+    p.option("--seeds", &a.seeds, "the seeds of each policy");
+    p.option("--trials", &a.trials, "trials per run, > 0");
+    p.option("--csv", &a.csv, "a CSV of every measurement", "FILE");
+    p.option("--log", &a.log, "a tuning log every measured program is appended to", "FILE");
+    p.option("--vector-tile-bias", &a.vector_tile_bias, "the search's vector tile bias", "P");
+    p.option("--pretrain", &a.pretrain, "the pretraining set of the +pretrain policies", "SET");
+    return p;
 }
 
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr,
-                 "%s\nusage: ansor_tuning_curve [--op gmm:3] [--policies random,model,evolution,no-crossover,uncapped,limited,reduction-tile-1024,square,pairwise] "
-                 "[--seeds 0,1] [--trials 200] [--csv FILE] [--log FILE] [--vector-tile-bias P] [--pretrain SET]\n"
-                 "       (model+pretrain and evolution+pretrain need --pretrain)\n",
-                 problem.c_str());
-    std::exit(2);
-}
-
-Args parse(int argc, char **argv) {
-    Args a;
-    for (int i = 1; i < argc; i++) {
-        std::string flag = argv[i];
-        if (i + 1 >= argc) usage("missing value after " + flag);
-        std::string value = argv[++i];
-        if (flag == "--op") a.op = value;
-        else if (flag == "--policies") a.policies = split_commas(value);
-        else if (flag == "--seeds") {
-            a.seeds.clear();
-            for (const auto &s : split_commas(value)) a.seeds.push_back(std::stoull(s));
-        } else if (flag == "--trials") a.trials = std::atoi(value.c_str());
-        else if (flag == "--csv") a.csv = value;
-        else if (flag == "--log") a.log = value;
-        else if (flag == "--vector-tile-bias") a.vector_tile_bias = std::stod(value);
-        else if (flag == "--pretrain") a.pretrain = value;
-        else usage("unknown option " + flag);
-    }
+// The checks of the values parse() cannot make.
+void check(const ansor_cli::Parser &p, const Args &a) {
     static const std::set<std::string> known = {"random",  "model",   "evolution", "no-crossover",
                                                 "uncapped", "limited", "square",    "pairwise",
                                                 "reduction-tile-1024"};
-    for (const auto &p : a.policies) {
-        if (!known.count(base_policy(p))) usage("unknown policy " + p);
-        if (is_pretrained(p) && base_policy(p) != "model" && base_policy(p) != "evolution") {
-            usage("only model and evolution can be pretrained, not " + p);
+    for (const auto &policy : a.policies) {
+        if (!known.count(base_policy(policy))) p.fail("unknown policy " + policy);
+        if (is_pretrained(policy) && base_policy(policy) != "model" && base_policy(policy) != "evolution") {
+            p.fail("only model and evolution can be pretrained, not " + policy);
         }
-        if (is_pretrained(p) && a.pretrain.empty()) usage(p + " needs --pretrain SET");
+        if (is_pretrained(policy) && a.pretrain.empty()) p.fail(policy + " needs --pretrain SET");
     }
-    if (a.trials <= 0 || a.seeds.empty()) usage("--trials must be > 0 and --seeds non-empty");
-    return a;
+    if (a.trials <= 0 || a.seeds.empty()) p.fail("--trials must be > 0 and --seeds non-empty");
 }
 
 // The session settings of one policy: the plugin's defaults (the options'
@@ -160,7 +142,10 @@ struct Run {
 }  // namespace
 
 int main(int argc, char **argv) {
-    Args args = parse(argc, argv);
+    Args args;
+    ansor_cli::Parser p = command_line(args);
+    p.parse(argc, argv);
+    check(p, args);
     Halide::Target target(default_target);
     const int parallelism = 2;
     const ansor_ops::OpShapes *op;
@@ -168,14 +153,14 @@ int main(int argc, char **argv) {
     try {
         std::tie(op, shape_index) = ansor_apps::parse_op_shape(args.op);
     } catch (const std::exception &e) {
-        usage(e.what());
+        p.fail(e.what());
     }
     const ansor_ops::Shape &shape = op->ansor_shapes[shape_index];
 
     std::ofstream csv;
     if (!args.csv.empty()) {
         csv.open(args.csv);
-        if (!csv) usage("cannot write " + args.csv);
+        if (!csv) p.fail("cannot write " + args.csv);
         csv << "op,shape,policy,seed,trial,ok,ms,best_ms,elapsed_s\n";
     }
 

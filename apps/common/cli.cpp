@@ -130,7 +130,7 @@ void Parser::parse_or_throw(const std::vector<std::string> &argv) {
     size_t next_positional = 0;
     for (size_t i = 0; i < argv.size(); i++) {
         const std::string &arg = argv[i];
-        if (arg == "--help") throw HelpAsked{};
+        if (arg == "--help" || arg == "-h") throw HelpAsked{};
         if (arg.size() > 2 && arg.rfind("--", 0) == 0) {
             const size_t eq = arg.find('=');
             Arg *a = find(arg.substr(0, eq));
@@ -181,7 +181,7 @@ std::string Parser::usage() const {
         else if (a.greedy) shown += " ...";
         line += " " + (a.required ? shown : "[" + shown + "]");
         std::string help = a.help;
-        if (!a.default_text.empty() && !a.required) help += " (default " + a.default_text + ")";
+        if (!a.default_text.empty() && !a.required && help.find("(default") == std::string::npos) help += " (default " + a.default_text + ")";
         if (a.list && !a.positional) help += a.split ? "; a comma list, may be repeated" : "; may be repeated";
         const std::string pad = shown.size() > 26 ? "\n" + std::string(29, ' ') : std::string(27 - shown.size(), ' ');
         table += "  " + shown + pad + help + "\n";

@@ -58,6 +58,8 @@ public:
     // printed under the usage line; error_status: the exit status of a bad
     // command line.
     explicit Parser(std::string program, std::string summary = "", int error_status = 2);
+    Parser(Parser &&) = default;  // (a copy's arguments would still refer to the original)
+    Parser(const Parser &) = delete;
 
     // An option; metavar names its value in the usage (default: from the kind).
     template <typename T>
