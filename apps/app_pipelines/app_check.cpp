@@ -20,6 +20,7 @@
 //
 // The full comparison with the autoschedulers is the benchmark harness's job
 // (docs/apps.md); this is the quick check used while writing schedules.
+#include "cli.h"
 #include "app_pipelines.h"
 #include "dag/pipeline_dag.h"
 #include "measure/output_check.h"
@@ -96,17 +97,6 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-std::vector<std::string> split_commas(const std::string &s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        if (!item.empty()) out.push_back(item);
-    }
-    return out;
-}
-
-
 // One line per app: its Funcs and stages as PipelineDAG sees them, and
 // how many Funcs it cannot model (data-dependent or unknown bounds).
 int list_apps(const std::vector<std::string> &names, const Target &target) {
@@ -129,14 +119,6 @@ int list_apps(const std::vector<std::string> &names, const Target &target) {
     return 0;
 }
 
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr,
-                 "%s\nusage: ansor_app_check [--apps a,b] [--threads N] [--profile 1] "
-                 "[--peer Adams2019|Mullapudi2016|Li2018] [--halide-plugins DIR] [--fresh-pages 1] [--list 1]\n",
-                 problem.c_str());
-    std::exit(2);
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -144,19 +126,20 @@ int main(int argc, char **argv) {
     for (const auto &a : ansor_apps::app_list()) names.push_back(a.name);
     std::string threads = "2", peer, plugins = "/usr/lib/x86_64-linux-gnu/halide14";
     bool profile = false, fresh_pages = false, list = false;
-    for (int i = 1; i < argc; i++) {
-        std::string flag = argv[i];
-        if (i + 1 >= argc) usage("missing value after " + flag);
-        std::string value = argv[++i];
-        if (flag == "--apps") names = split_commas(value);
-        else if (flag == "--threads") threads = value;
-        else if (flag == "--profile") profile = value == "1";
-        else if (flag == "--peer") peer = value;
-        else if (flag == "--halide-plugins") plugins = value;
-        else if (flag == "--fresh-pages") fresh_pages = value == "1";
-        else if (flag == "--list") list = value == "1";
-        else usage("unknown option " + flag);
-    }
+    std::string profile_text, fresh_pages_text, list_text;
+    ansor_cli::Parser p("ansor_app_check", "App pipelines timed unscheduled, with their expert schedule and a peer's, "
+                                           "their outputs checked.");
+    p.option("--apps", &names, "the apps", "a,b");
+    p.option("--threads", &threads, "HL_NUM_THREADS", "N");
+    p.option("--profile", &profile_text, "1: the expert schedules built with Halide's profiler", "1");
+    p.option("--peer", &peer, "an autoscheduler also timed", "Adams2019|Mullapudi2016|Li2018");
+    p.option("--halide-plugins", &plugins, "the directory of Halide's autoscheduler plugins", "DIR");
+    p.option("--fresh-pages", &fresh_pages_text, "1: lets malloc return pages to the system", "1");
+    p.option("--list", &list_text, "1: lists the apps instead", "1");
+    p.parse(argc, argv);
+    profile = profile_text == "1";
+    fresh_pages = fresh_pages_text == "1";
+    list = list_text == "1";
     setenv("HL_NUM_THREADS", threads.c_str(), 1);
     if (!fresh_pages) {
         mallopt(M_MMAP_MAX, 0);

@@ -12,6 +12,7 @@
 // `$n` suffix when its name is already taken in the process (several apps
 // in one run).
 #include "annotate/random_annotator.h"
+#include "cli.h"
 #include "app_pipelines.h"
 #include "dag/pipeline_dag.h"
 #include "search/program_sampler.h"
@@ -43,16 +44,6 @@ struct Options {
     bool source = false;
     uint64_t seed = 1;
 };
-
-std::vector<std::string> split_commas(const std::string &s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        if (!item.empty()) out.push_back(item);
-    }
-    return out;
-}
 
 // The sketch rules' predicates for one Func, as short flags.
 std::string flags_of(const ansor::Node &n) {
@@ -167,30 +158,18 @@ void print_app(const std::string &name, const Options &opt) {
     std::printf("\n");
 }
 
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr, "%s\nusage: ansor_app_sketches [--apps a,b] [--samples N] [--source 1] [--seed S]\n",
-                 problem.c_str());
-    std::exit(2);
-}
-
 Options parse(int argc, char **argv) {
     Options opt;
     for (const auto &a : ansor_apps::app_list()) opt.apps.push_back(a.name);
-    for (int i = 1; i < argc; i++) {
-        std::string flag = argv[i];
-        if (i + 1 >= argc) usage("missing value after " + flag);
-        std::string value = argv[++i];
-        try {
-            if (flag == "--apps") opt.apps = split_commas(value);
-            else if (flag == "--samples") opt.samples = std::stoi(value);
-            else if (flag == "--source") opt.source = value == "1";
-            else if (flag == "--seed") opt.seed = std::stoull(value);
-            else usage("unknown option " + flag);
-        } catch (const std::logic_error &) {
-            usage("bad value for " + flag + ": " + value);
-        }
-    }
-    if (opt.samples < 0) usage("--samples must be >= 0");
+    std::string source;
+    ansor_cli::Parser p("ansor_app_sketches", "The sketches of app pipelines and programs sampled from them.");
+    p.option("--apps", &opt.apps, "the apps", "a,b");
+    p.option("--samples", &opt.samples, "programs sampled per app, >= 0");
+    p.option("--source", &source, "1: prints the sampled programs' source", "1");
+    p.option("--seed", &opt.seed, "the sampling seed", "S");
+    p.parse(argc, argv);
+    opt.source = source == "1";
+    if (opt.samples < 0) p.fail("--samples must be >= 0");
     return opt;
 }
 

@@ -13,6 +13,7 @@
 //
 // SIGINT or SIGTERM stops it between rounds (a second SIGINT kills it).
 //   ansor_corpus --summary FILE    what a corpus file holds
+#include "cli.h"
 #include "corpus_pipelines.h"
 #include "corpus_run.h"
 #include "util/errors.h"
@@ -34,22 +35,6 @@ std::atomic<bool> stop{false};
 void on_signal(int) {
     stop = true;
     std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C kills
-}
-
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr,
-                 "%s\nusage: ansor_corpus --out FILE [--seeds A-B] [--stages N (0: 2..16 drawn per seed)] "
-                 "[--max-size N] [--min-size N] [--programs N] [--round N] [--population N] [--suite] [--apps] [--minutes M] "
-                 "[--target T] [--parallelism N] [--model FILE]\n       ansor_corpus --summary FILE\n",
-                 problem.c_str());
-    std::exit(2);
-}
-
-int int_value(const std::string &arg, const std::string &value) {
-    char *end = nullptr;
-    const long v = std::strtol(value.c_str(), &end, 10);
-    if (value.empty() || *end || v < 0 || v > 1 << 30) usage(arg + " needs a non-negative integer, not " + value);
-    return (int)v;
 }
 
 // Pipelines, programs, the share that ran correctly and the time they took.
@@ -84,42 +69,57 @@ struct Args {
     bool seeds_given = false, suite = false, apps = false;
     uint64_t first = 0, last = 99;
     int stages = 0, max_size = 1024, min_size = 16;
+    std::string summary;  // --summary FILE: only summarise it
 };
 
 Args parse(int argc, char **argv) {
     Args a;
-    a.run.target = Halide::Target(default_target);
-    for (int i = 1; i < argc; i++) {
-        const std::string arg = argv[i];
-        if (arg == "--suite" || arg == "--apps") {
-            (arg == "--suite" ? a.suite : a.apps) = true;
-            continue;
+    std::string seeds, target = default_target;
+    ansor_cli::Parser p("ansor_corpus", "Measures random, suite and app pipelines into a corpus file for the cost model;\n"
+                                        "ansor_corpus --summary FILE summarises one.");
+    p.option("--out", &a.run.out, "the corpus file appended to", "FILE");
+    p.option("--seeds", &seeds, "the random pipelines' seeds (default 0-99)", "A-B");
+    p.option("--stages", &a.stages, "stages per random pipeline (0: 2..16 drawn per seed)");
+    p.option("--max-size", &a.max_size, "the largest input extent");
+    p.option("--min-size", &a.min_size, "the smallest input extent");
+    p.option("--programs", &a.run.programs, "programs measured per pipeline, >= 1");
+    p.option("--round", &a.run.per_round, "programs per round, >= 1");
+    p.option("--population", &a.run.population, "evolution's population, >= 1");
+    p.option("--suite", &a.suite, "also the operator suite's pipelines");
+    p.option("--apps", &a.apps, "also the app pipelines");
+    p.option("--minutes", &a.run.minutes, "starts no pipeline after this long (0: no limit)", "M");
+    p.option("--target", &target, "the target measured for", "T");
+    p.option("--parallelism", &a.run.parallelism, "the DAG analysis's parallelism, >= 1");
+    p.option("--model", &a.run.model, "a cost model file the search starts from", "FILE");
+    p.option("--summary", &a.summary, "summarises this corpus file instead", "FILE");
+    p.parse(argc, argv);
+    if (!a.summary.empty()) return a;
+    const std::pair<const char *, int> counts[] = {{"--stages", a.stages},       {"--max-size", a.max_size},
+                                                   {"--min-size", a.min_size},   {"--programs", a.run.programs},
+                                                   {"--round", a.run.per_round}, {"--population", a.run.population},
+                                                   {"--parallelism", a.run.parallelism}};
+    for (const auto &[name, v] : counts)
+        if (v < 0 || v > 1 << 30) p.fail(std::string(name) + " needs a non-negative integer, not " + std::to_string(v));
+    if (!seeds.empty()) {
+        const size_t dash = seeds.find('-');
+        if (dash == std::string::npos) p.fail("--seeds takes A-B, not " + seeds);
+        try {
+            const std::string first = seeds.substr(0, dash), last = seeds.substr(dash + 1);
+            if (first.empty() || last.empty() || first.find_first_not_of("0123456789") != std::string::npos ||
+                last.find_first_not_of("0123456789") != std::string::npos)
+                throw std::invalid_argument(seeds);
+            a.first = std::stoull(first);
+            a.last = std::stoull(last);
+        } catch (const std::logic_error &) {
+            p.fail("--seeds takes A-B, not " + seeds);
         }
-        if (i + 1 >= argc) usage("missing value after " + arg);
-        const std::string value = argv[++i];
-        if (arg == "--out") a.run.out = value;
-        else if (arg == "--seeds") {
-            const size_t dash = value.find('-');
-            if (dash == std::string::npos) usage("--seeds takes A-B, not " + value);
-            a.first = (uint64_t)int_value(arg, value.substr(0, dash));
-            a.last = (uint64_t)int_value(arg, value.substr(dash + 1));
-            if (a.last < a.first) usage("--seeds " + value + ": B is below A");
-            a.seeds_given = true;
-        } else if (arg == "--stages") a.stages = int_value(arg, value);
-        else if (arg == "--max-size") a.max_size = int_value(arg, value);
-        else if (arg == "--min-size") a.min_size = int_value(arg, value);
-        else if (arg == "--programs") a.run.programs = int_value(arg, value);
-        else if (arg == "--round") a.run.per_round = int_value(arg, value);
-        else if (arg == "--population") a.run.population = int_value(arg, value);
-        else if (arg == "--minutes") a.run.minutes = std::atof(value.c_str());
-        else if (arg == "--target") a.run.target = Halide::Target(value);
-        else if (arg == "--parallelism") a.run.parallelism = int_value(arg, value);
-        else if (arg == "--model") a.run.model = value;
-        else usage("unknown option " + arg);
+        if (a.last < a.first) p.fail("--seeds " + seeds + ": B is below A");
+        a.seeds_given = true;
     }
-    if (a.run.out.empty()) usage("needs --out FILE");
+    a.run.target = Halide::Target(target);
+    if (a.run.out.empty()) p.fail("needs --out FILE");
     if (a.run.programs < 1 || a.run.per_round < 1 || a.run.population < 1 || a.run.parallelism < 1) {
-        usage("--programs, --round, --population and --parallelism must be at least 1");
+        p.fail("--programs, --round, --population and --parallelism must be at least 1");
     }
     return a;
 }
@@ -128,8 +128,8 @@ Args parse(int argc, char **argv) {
 
 int main(int argc, char **argv) {
     try {
-        if (argc == 3 && std::string(argv[1]) == "--summary") return summarise(argv[2]);
         Args args = parse(argc, argv);
+        if (!args.summary.empty()) return summarise(args.summary);
         args.run.options = ansor::Options::from_environment();
         // Random seeds unless only --suite or --apps was asked for.
         if (args.seeds_given || !(args.suite || args.apps)) {

@@ -17,6 +17,7 @@
 // A mutation is one of evolution's (tile size, parallel, auto-unroll, compute
 // location): a program M overrates for a quirk of its features tends to lose
 // that quirk in its neighbours, a program good for its structure keeps it.
+#include "cli.h"
 #include "corpus_file.h"
 #include "corpus_pipelines.h"
 #include "model/make_cost_model.h"
@@ -39,14 +40,6 @@
 #include <vector>
 
 namespace {
-
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr,
-                 "%s\nusage: ansor_pick_rules PICKS.jsonl.gz [...] --model M.gz [--judge J.gz ...] "
-                 "[--neighbours N] [--top K] [--seed S] [--per-pipeline]\n",
-                 problem.c_str());
-    std::exit(2);
-}
 
 struct Args {
     std::vector<std::string> files, judges;
@@ -199,27 +192,16 @@ bool judge_entry(const ansor_corpus::CorpusEntry &e, const Args &args, const ans
 
 int main(int argc, char **argv) {
     Args args;
-    for (int i = 1; i < argc; i++) {
-        const std::string arg = argv[i];
-        if (arg == "--per-pipeline") {
-            args.per_pipeline = true;
-            continue;
-        }
-        if (arg.rfind("--", 0) != 0) {
-            args.files.push_back(arg);
-            continue;
-        }
-        if (i + 1 >= argc) usage("missing value after " + arg);
-        const std::string value = argv[++i];
-        if (arg == "--model") args.model = value;
-        else if (arg == "--judge") args.judges.push_back(value);
-        else if (arg == "--neighbours") args.neighbours = std::atoi(value.c_str());
-        else if (arg == "--top") args.top = std::atoi(value.c_str());
-        else if (arg == "--seed") args.seed = std::strtoull(value.c_str(), nullptr, 10);
-        else usage("unknown option " + arg);
-    }
-    if (args.files.empty() || args.model.empty()) usage("needs a picks file and --model");
-    if (args.neighbours < 1) usage("--neighbours must be at least 1");
+    ansor_cli::Parser p("ansor_pick_rules", "Rules for picking among a model's best-scored programs, judged on measured picks.");
+    p.positional("PICKS.jsonl.gz", &args.files, "corpus files of measured picks").whole();
+    p.option("--model", &args.model, "the model whose picks are judged", "M.gz").required();
+    p.option("--judge", &args.judges, "a model that judges the picks too", "J.gz").whole();
+    p.option("--neighbours", &args.neighbours, "neighbours of the neighbours rules, >= 1");
+    p.option("--top", &args.top, "rules choose among the model's top K picks (0: all)", "K");
+    p.option("--seed", &args.seed, "the seed", "S");
+    p.option("--per-pipeline", &args.per_pipeline, "prints every pipeline's result");
+    p.parse(argc, argv);
+    if (args.neighbours < 1) p.fail("--neighbours must be at least 1");
     try {
         const ansor::LoadedModel model = ansor::load_model_file(args.model);
         std::vector<Judge> judges;

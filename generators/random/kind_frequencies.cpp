@@ -2,6 +2,7 @@
 // tuple-valued Funcs, boundary conditions) occurs in random pipelines:
 //   random_pipeline_kinds [first_seed last_seed [stages]]
 // (defaults 0 999 12), as a Markdown table (docs/random_pipelines.md).
+#include "cli.h"
 #include "random_pipeline.h"
 
 #include <cstdio>
@@ -11,9 +12,14 @@
 using namespace random_pipeline;
 
 int main(int argc, char **argv) {
-    uint64_t first = argc > 2 ? std::strtoull(argv[1], nullptr, 10) : 0;
-    uint64_t last = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 999;
-    int stages = argc > 3 ? std::atoi(argv[3]) : 12;
+    uint64_t first = 0, last = 999;
+    int stages = 12;
+    ansor_cli::Parser p("random_pipeline_kinds", "How often each stage kind occurs in random pipelines, as a Markdown table.");
+    p.positional("first_seed", &first, "the first seed").optional();
+    p.positional("last_seed", &last, "the last seed").optional();
+    p.positional("stages", &stages, "stages per pipeline").optional();
+    p.parse(argc, argv);
+    if (p.given("first_seed") != p.given("last_seed")) p.fail("needs both first_seed and last_seed");
     std::vector<long> stages_of((int)StageKind::Count, 0), pipelines_with((int)StageKind::Count, 0);
     long total = 0, updates = 0, tuples = 0, boundaries = 0, pipelines = 0;
     for (uint64_t seed = first; seed <= last; seed++, pipelines++) {

@@ -16,6 +16,7 @@
 // Unless --no-check, the optimised graph's outputs are compared with the
 // input graph's on the reference before anything is written.
 // Exit status: 0 on success, 1 when anything fails, 2 for a usage error.
+#include "cli.h"
 #include "graph_edit.h"
 #include "graph_json.h"
 #include "graph_search.h"
@@ -31,15 +32,6 @@
 using namespace ansor_graph;
 
 namespace {
-
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr,
-                 "ansor_graph_optimize: %s\nusage: ansor_graph_optimize --graph G.json --substitutions S.json "
-                 "[--log L.jsonl] [--cost-cache C.json] [--alpha 1.05] [--noise 0.01] [--budget 100] [--threads 2] [--target T] "
-                 "[--out G2.json] [--tasks-out T.json] [--default-cost-ms X] [--no-check] [--layouts]\n",
-                 problem.c_str());
-    std::exit(2);
-}
 
 std::string describe_cost(const GraphCost &c) {
     std::string s = std::to_string(c.calls) + " kernel calls:";
@@ -57,46 +49,30 @@ int main(int argc, char **argv) {
     KernelCostOptions cost_options;
     bool check = true;
     double default_cost_ms = -1;  // < 0: measure
-    for (int i = 1; i < argc; i++) {
-        const std::string f = argv[i];
-        if (f == "--no-check") {
-            check = false;
-            continue;
-        }
-        if (f == "--layouts") {
-            search.layouts = true;
-            continue;
-        }
-        if (i + 1 >= argc) usage(f + " needs a value");
-        const std::string v = argv[++i];
-        char *end = nullptr;
-        if (f == "--graph") graph_path = v;
-        else if (f == "--substitutions") subs_path = v;
-        else if (f == "--log") log_path = v;
-        else if (f == "--cost-cache") cache_path = v;
-        else if (f == "--out") out_path = v;
-        else if (f == "--tasks-out") tasks_path = v;
-        else if (f == "--target") cost_options.target = v;
-        else if (f == "--alpha") {
-            search.alpha = std::strtod(v.c_str(), &end);
-            if (v.empty() || *end || !(search.alpha >= 1.0) || search.alpha > 100)
-                usage("--alpha needs a number from 1 to 100, got '" + v + "'");
-        } else if (f == "--noise") {
-            search.noise = std::strtod(v.c_str(), &end);
-            if (v.empty() || *end || !(search.noise >= 0.0) || search.noise >= 0.5)
-                usage("--noise needs a fraction in [0, 0.5), got '" + v + "'");
-        } else if (f == "--default-cost-ms") {
-            default_cost_ms = std::strtod(v.c_str(), &end);
-            if (v.empty() || *end || !(default_cost_ms > 0) || default_cost_ms > 1e6)
-                usage("--default-cost-ms needs a positive number of milliseconds, got '" + v + "'");
-        } else if (f == "--budget" || f == "--threads") {
-            long x = std::strtol(v.c_str(), &end, 10);
-            if (v.empty() || *end || x < (f == "--budget" ? 0 : 1) || x > 1000000)
-                usage(f + " needs a non-negative integer, got '" + v + "'");
-            (f == "--budget" ? search.budget : cost_options.threads) = (int)x;
-        } else usage("unknown flag '" + f + "'");
-    }
-    if (graph_path.empty() || subs_path.empty()) usage("--graph and --substitutions are required");
+    bool no_check = false;
+    ansor_cli::Parser p("ansor_graph_optimize", "Searches graph substitutions (and layouts) for the cheapest network graph.");
+    p.option("--graph", &graph_path, "the network graph", "G.json").required();
+    p.option("--substitutions", &subs_path, "the substitutions (ansor_taso_substitutions)", "S.json").required();
+    p.option("--log", &log_path, "a tuning log whose best times are kernel costs", "L.jsonl");
+    p.option("--cost-cache", &cache_path, "a cache of measured kernel costs", "C.json");
+    p.option("--alpha", &search.alpha, "graphs up to alpha x the best cost are explored, 1..100");
+    p.option("--noise", &search.noise, "costs within this fraction are a tie, [0, 0.5)");
+    p.option("--budget", &search.budget, "graphs expanded at most, >= 0");
+    p.option("--threads", &cost_options.threads, "threads, >= 1");
+    p.option("--target", &cost_options.target, "the Halide target", "T");
+    p.option("--out", &out_path, "the optimised graph written", "G2.json");
+    p.option("--tasks-out", &tasks_path, "its task file written", "T.json");
+    p.option("--default-cost-ms", &default_cost_ms, "every kernel's cost instead of measuring (default: measure)", "X");
+    p.option("--no-check", &no_check, "skips comparing the optimised graph's outputs with the input graph's");
+    p.option("--layouts", &search.layouts, "also searches layout moves");
+    p.parse(argc, argv);
+    check = !no_check;
+    if (!(search.alpha >= 1.0) || search.alpha > 100) p.fail("--alpha needs a number from 1 to 100");
+    if (!(search.noise >= 0.0) || search.noise >= 0.5) p.fail("--noise needs a fraction in [0, 0.5)");
+    if (p.given("--default-cost-ms") && (!(default_cost_ms > 0) || default_cost_ms > 1e6))
+        p.fail("--default-cost-ms needs a positive number of milliseconds");
+    if (search.budget < 0 || search.budget > 1000000) p.fail("--budget needs a non-negative integer");
+    if (cost_options.threads < 1 || cost_options.threads > 1000000) p.fail("--threads needs a positive integer");
     setenv("HL_NUM_THREADS", std::to_string(cost_options.threads).c_str(), 1);
     try {
         // Fail on an unwritable output before the search.

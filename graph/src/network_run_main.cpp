@@ -8,6 +8,7 @@
 //
 // Exit status: 0 when every output is within tolerance, 1 when one is not
 // or anything fails, 2 for a usage error.
+#include "cli.h"
 #include "graph_json.h"
 #include "halide_executor.h"
 #include "output_check.h"
@@ -21,25 +22,6 @@
 
 using namespace ansor_graph;
 
-namespace {
-
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr,
-                 "ansor_network_run: %s\nusage: ansor_network_run --graph FILE.json [--log LOG.jsonl] [--repeats 10] "
-                 "[--threads 2] [--seed 0] [--tolerance 1e-3] [--no-check] [--check-all] [--target T] [--list-tasks]\n",
-                 problem.c_str());
-    std::exit(2);
-}
-
-int positive(const std::string &flag, const std::string &v) {
-    char *end = nullptr;
-    long x = std::strtol(v.c_str(), &end, 10);
-    if (v.empty() || *end || x < 1 || x > 1000000) usage(flag + " needs a positive integer, got '" + v + "'");
-    return (int)x;
-}
-
-}  // namespace
-
 int main(int argc, char **argv) {
     std::string graph_path;
     ExecutorOptions options;
@@ -47,32 +29,22 @@ int main(int argc, char **argv) {
     uint64_t seed = 0;
     double tolerance = kDefaultTolerance;
     bool list_tasks = false, check = true, check_all = false;
-    for (int i = 1; i < argc; i++) {
-        std::string f = argv[i];
-        if (f == "--list-tasks") {
-            list_tasks = true;
-            continue;
-        }
-        if (f == "--check-all") {
-            check_all = true;
-            continue;
-        }
-        if (f == "--no-check") {
-            check = false;
-            continue;
-        }
-        if (i + 1 >= argc) usage("missing value after " + f);
-        std::string v = argv[++i];
-        if (f == "--graph") graph_path = v;
-        else if (f == "--log") options.log_path = v;
-        else if (f == "--target") options.target = v;
-        else if (f == "--repeats") repeats = positive(f, v);
-        else if (f == "--threads") options.threads = positive(f, v);
-        else if (f == "--seed") seed = std::strtoull(v.c_str(), nullptr, 10);
-        else if (f == "--tolerance") tolerance = std::atof(v.c_str());
-        else usage("unknown option " + f);
-    }
-    if (graph_path.empty()) usage("--graph is required");
+    bool no_check = false;
+    ansor_cli::Parser p("ansor_network_run", "Runs a network graph, checks its outputs against the reference and times it.");
+    p.option("--graph", &graph_path, "the network graph", "FILE.json").required();
+    p.option("--log", &options.log_path, "a tuning log whose best schedules the kernels use", "LOG.jsonl");
+    p.option("--repeats", &repeats, "timed runs, >= 1");
+    p.option("--threads", &options.threads, "threads, >= 1", "T");
+    p.option("--seed", &seed, "the seed of the inputs and weights", "S");
+    p.option("--tolerance", &tolerance, "the largest relative error of an output", "E");
+    p.option("--no-check", &no_check, "skips the check against the reference");
+    p.option("--check-all", &check_all, "checks every node's output, not only the graph's");
+    p.option("--target", &options.target, "the Halide target", "T");
+    p.option("--list-tasks", &list_tasks, "prints the task file of the graph's kernels and exits");
+    p.parse(argc, argv);
+    check = !no_check;
+    if (repeats < 1 || repeats > 1000000) p.fail("--repeats needs a positive integer");
+    if (options.threads < 1 || options.threads > 1000000) p.fail("--threads needs a positive integer");
     // Halide's JIT thread pool reads this when it starts.
     setenv("HL_NUM_THREADS", std::to_string(options.threads).c_str(), 1);
     try {

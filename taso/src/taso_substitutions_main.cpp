@@ -1,5 +1,6 @@
 // ansor_taso_substitutions: generate, verify and prune graph substitutions
 // (docs/taso.md) and write the kept ones as JSON (format in substitution.h).
+#include "cli.h"
 #include "generate.h"
 
 #include <chrono>
@@ -11,25 +12,6 @@
 #include <string>
 
 namespace {
-
-const char *kUsage =
-    "usage: ansor_taso_substitutions [--max-ops N] [--out subst.json] [--timeout-ms T]\n"
-    "                                [--family matrix|conv|dense_bias|conv_bias|residual]... [--show N] [--quiet]\n"
-    "  --max-ops N     operators per graph, 1..4, for every family (default: 3 for matrix and\n"
-    "                  conv and residual, 4 for dense_bias and conv_bias; 4 for conv is slow)\n"
-    "  --out FILE      write the kept substitutions as JSON\n"
-    "  --timeout-ms T  Z3 time limit per candidate pair (default 2000)\n"
-    "  --family NAME   enumerate only this input family (repeatable; default all)\n"
-    "  --show N        print N kept, N unproved and N recheck-failed substitutions\n";
-
-long parse_number(const std::string &flag, const char *text, long lo, long hi) {
-    char *end = nullptr;
-    long v = std::strtol(text, &end, 10);
-    if (!*text || *end || v < lo || v > hi)
-        throw std::runtime_error(flag + " expects a number in " + std::to_string(lo) + ".." + std::to_string(hi) +
-                                 ", got '" + text + "'");
-    return v;
-}
 
 void print_counts(const std::string &label, const taso::GenerateCounts &c) {
     std::printf("%-10s graphs %lld  candidates %lld  recheck-failed %lld  pruned-before %lld (weights %lld, renaming %lld, common %lld)"
@@ -49,24 +31,22 @@ int main(int argc, char **argv) {
         std::vector<std::string> families;
         long show = 0;
         bool quiet = false;
-        for (int i = 1; i < argc; i++) {
-            std::string a = argv[i];
-            auto value = [&]() -> const char * {
-                if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
-                return argv[++i];
-            };
-            if (a == "--max-ops") options.max_ops = (int)parse_number(a, value(), 1, 4);
-            else if (a == "--out") out = value();
-            else if (a == "--timeout-ms") options.verify.timeout_ms = (unsigned)parse_number(a, value(), 1, 600000);
-            else if (a == "--family") families.push_back(value());
-            else if (a == "--show") show = parse_number(a, value(), 0, 1000000);
-            else if (a == "--quiet") quiet = true;
-            else if (a == "--help" || a == "-h") {
-                std::cout << kUsage;
-                return 0;
-            } else
-                throw std::runtime_error("unknown argument '" + a + "'\n" + kUsage);
-        }
+        long max_ops = 0, timeout_ms = options.verify.timeout_ms;
+        ansor_cli::Parser p("ansor_taso_substitutions", "Enumerates graph substitutions, verifies them with Z3 and prunes them.", 1);
+        p.option("--max-ops", &max_ops, "operators per graph, 1..4, for every family (default: 3 for matrix and\n"
+                                        "                             conv and residual, 4 for dense_bias and conv_bias; 4 for conv is slow)");
+        p.option("--out", &out, "write the kept substitutions as JSON", "FILE");
+        p.option("--timeout-ms", &timeout_ms, "Z3 time limit per candidate pair, 1..600000", "T");
+        p.option("--family", &families, "enumerate only these input families (default all)",
+                 "matrix|conv|dense_bias|conv_bias|residual");
+        p.option("--show", &show, "print N kept, N unproved and N recheck-failed substitutions, 0..1000000");
+        p.option("--quiet", &quiet, "no progress lines");
+        p.parse(argc, argv);
+        if (p.given("--max-ops") && (max_ops < 1 || max_ops > 4)) p.fail("--max-ops expects a number in 1..4");
+        if (timeout_ms < 1 || timeout_ms > 600000) p.fail("--timeout-ms expects a number in 1..600000");
+        if (show < 0 || show > 1000000) p.fail("--show expects a number in 0..1000000");
+        options.max_ops = (int)max_ops;
+        options.verify.timeout_ms = (unsigned)timeout_ms;
         if (!families.empty()) {
             std::vector<taso::EnumerationFamily> chosen;
             for (const std::string &name : families) {
