@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -90,29 +91,20 @@ Parser::Parser(std::string program, std::string summary, int error_status)
     args_.reserve(64);  // each Arg's setter refers to it: no reallocation
 }
 
-Parser &Parser::add(const std::string &name, bool positional, const std::string &help, const std::string &metavar,
-                    const std::function<void(Arg &)> &bind_into) {
+Arg &Parser::add(const std::string &name, bool positional, const std::string &help, const std::string &metavar) {
     if (args_.size() == args_.capacity()) throw std::logic_error("ansor_cli: too many arguments declared");
     Arg &a = args_.emplace_back();
     a.name = name;
     a.positional = a.required = positional;
     a.help = help;
     a.metavar = metavar;
-    bind_into(a);
-    return *this;
+    return a;
 }
 
-Arg &Parser::last() { return args_.back(); }
-Parser &Parser::required() { return last().required = true, *this; }
-Parser &Parser::optional() { return last().required = false, *this; }
-Parser &Parser::whole() { return last().split = false, *this; }
-Parser &Parser::greedy() { return last().greedy = true, *this; }
-
-Arg *Parser::find(const std::string &name) {
-    for (Arg &a : args_)
-        if (a.name == name) return &a;
-    return nullptr;
-}
+Parser &Parser::required() { return args_.back().required = true, *this; }
+Parser &Parser::optional() { return args_.back().required = false, *this; }
+Parser &Parser::whole() { return args_.back().split = false, *this; }
+Parser &Parser::greedy() { return args_.back().greedy = true, *this; }
 
 bool Parser::given(const std::string &name) const {
     for (const Arg &a : args_)
@@ -133,8 +125,8 @@ void Parser::parse_or_throw(const std::vector<std::string> &argv) {
         if (arg == "--help" || arg == "-h") throw HelpAsked{};
         if (arg.size() > 2 && arg.rfind("--", 0) == 0) {
             const size_t eq = arg.find('=');
-            Arg *a = find(arg.substr(0, eq));
-            if (!a || a->positional) throw Error("unknown option " + arg.substr(0, eq));
+            auto a = std::find_if(args_.begin(), args_.end(), [&](const Arg &d) { return d.name == arg.substr(0, eq); });
+            if (a == args_.end() || a->positional) throw Error("unknown option " + arg.substr(0, eq));
             if (a->flag) {
                 if (eq != std::string::npos) throw Error(a->name + " takes no value");
                 fill(*a, "");
@@ -174,12 +166,15 @@ void Parser::fail(const std::string &problem) const {
 }
 
 std::string Parser::usage() const {
-    std::string line = "usage: " + program_, table;
+    std::string line = "usage: " + program_, table, indent(7 + program_.size(), ' ');
+    size_t column = line.size();  // the usage line wraps before 100 columns
     for (const Arg &a : args_) {
         std::string shown = a.positional ? a.metavar : a.name + (a.flag ? "" : " " + a.metavar);
         if (a.list && a.positional) shown += "...";
         else if (a.greedy) shown += " ...";
-        line += " " + (a.required ? shown : "[" + shown + "]");
+        const std::string item = a.required ? shown : "[" + shown + "]";
+        if (column + 1 + item.size() > 100 && column > indent.size()) line += "\n" + indent.substr(1), column = indent.size() - 1;
+        line += " " + item, column += 1 + item.size();
         std::string help = a.help;
         if (!a.default_text.empty() && !a.required && help.find("(default") == std::string::npos) help += " (default " + a.default_text + ")";
         if (a.list && !a.positional) help += a.split ? "; a comma list, may be repeated" : "; may be repeated";

@@ -1,22 +1,20 @@
-// The command-line helper of the tools: options and positional arguments
-// are declared with the variable each one fills; parse() fills them from
-// argv, or prints what is wrong and the usage (made from the declarations)
-// and exits. --help prints the usage and exits 0.
+// The tools' command-line helper: each option or positional argument is
+// declared with the variable it fills, whose type is the value's kind and
+// whose value before parse() the default: bool (a flag, set when given),
+// std::string, int, long, unsigned long (uint64_t, size_t), double, or a
+// list (std::vector of std::string, int or unsigned long) whose items are
+// split on commas; the first time a list option is given replaces the
+// default, later times add to it. Options start with "--" and take the next
+// argument, or what follows "=", as their value. A bad command line prints
+// the problem and the usage (made from the declarations) and exits; --help
+// prints the usage and exits 0.
 //
-//   Args a;                                   // its members hold the defaults
 //   ansor_cli::Parser p("ansor_remeasure", "Programs of a log measured again.");
 //   p.positional("LOG", &a.log, "the tuning log");
 //   p.option("--op", &a.op, "the operator and shape", "OP:SHAPE").required();
 //   p.option("--programs", &a.programs, "programs measured");
 //   p.parse(argc, argv);
 //   if (a.programs < 2) p.fail("--programs must be at least 2");
-//
-// The variable's type is the value's kind: bool (a flag, set to true when
-// given), std::string, int, long, unsigned long (uint64_t, size_t), double,
-// or a list: std::vector of std::string, int or unsigned long, whose items
-// are split on commas (empty items dropped); the first time a list option is
-// given replaces the default, later times add to it. Options start with
-// "--" and take their value from the next argument or after "=".
 #pragma once
 
 #include <functional>
@@ -64,13 +62,13 @@ public:
     // An option; metavar names its value in the usage (default: from the kind).
     template <typename T>
     Parser &option(const std::string &name, T *into, const std::string &help, const std::string &metavar = "") {
-        return add(name, false, help, metavar, [into](Arg &a) { bind(a, into); });
+        return bind(add(name, false, help, metavar), into), *this;
     }
     // A positional argument, filled in declaration order; required unless
     // optional(). A list positional takes all the positional arguments left.
     template <typename T>
     Parser &positional(const std::string &name, T *into, const std::string &help) {
-        return add(name, true, help, name, [into](Arg &a) { bind(a, into); });
+        return bind(add(name, true, help, name), into), *this;
     }
 
     // Modifiers of the argument declared last.
@@ -83,7 +81,6 @@ public:
     // usage to stderr and exits with error_status; --help prints the usage to
     // stdout and exits 0.
     void parse(int argc, const char *const *argv);
-    void parse(int argc, char **argv) { parse(argc, (const char *const *)argv); }
     // The same, throwing Error or HelpAsked instead of exiting.
     void parse_or_throw(const std::vector<std::string> &args);
 
@@ -94,10 +91,7 @@ public:
     [[noreturn]] void fail(const std::string &problem) const;
 
 private:
-    Parser &add(const std::string &name, bool positional, const std::string &help, const std::string &metavar,
-                const std::function<void(Arg &)> &bind_into);
-    Arg &last();
-    Arg *find(const std::string &name);
+    Arg &add(const std::string &name, bool positional, const std::string &help, const std::string &metavar);
 
     std::string program_, summary_;
     int error_status_;

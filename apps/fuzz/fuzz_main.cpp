@@ -3,6 +3,7 @@
 // program checked against the unscheduled pipeline; counts of crashes,
 // internal errors, wrong outputs and ok programs per scheduler
 // (docs/fuzzing.md).
+#include "cli.h"
 #include "corpus_file.h"
 #include "corpus_pipelines.h"
 #include "fuzz_ansor.h"
@@ -19,29 +20,6 @@
 
 namespace {
 
-const char *const kUsage =
-    "usage: ansor_fuzz SEEDS [--stages N] [--max-size N] [--programs N] [--peers LIST|none]\n"
-    "                  [--halide-plugins DIR] [--peer-timeout S] [--corpus FILE] [--replay FILE] [--dump FILE] [--verbose] [--strict [--known SEEDS]] [--describe]\n"
-    "\n"
-    "  SEEDS             A-B (inclusive) or N (seeds 0..N-1) of random pipelines\n"
-    "  --stages N        stages per pipeline (default 0: drawn per seed, 2..16, as the corpus does)\n"
-    "  --max-size N      the pipelines' max_size (default 512)\n"
-    "  --programs N      Ansor programs measured per pipeline (default 4)\n"
-    "  --peers LIST      peer autoschedulers (default Adams2019,Mullapudi2016; none for Ansor only)\n"
-    "  --halide-plugins  where libautoschedule_<name>.so are (default /usr/lib/x86_64-linux-gnu/halide14)\n"
-    "  --peer-timeout S  limit of one peer's schedule, compile and runs (default 120)\n"
-    "  --corpus FILE     no search: measure the failed programs the corpus file recorded for SEEDS\n"
-    "  --replay FILE     no search: measure the programs of FILE, JSON lines of\n"
-    "                    {\"seed\":S,\"stages\":N,\"max_size\":M,\"steps\":[canonical steps]} (SEEDS is ignored);\n"
-    "                    a program the search now refuses to build counts as refused, not as a failure\n"
-    "  --dump FILE       append each failing Ansor program to FILE as a --replay line\n"
-    "  --verbose         print each failing Ansor program's schedule\n"
-    "  --strict          exit 1 if any Ansor program failed\n"
-    "  --known S1,S2     with --strict: failures on these seeds (open, documented bugs) do not fail the run\n"
-    "  --describe        print each pipeline's stages and definitions, and check nothing\n"
-    "HL_ANSOR_* options apply to Ansor's session (HL_ANSOR_TIMEOUT, HL_ANSOR_TOLERANCE, HL_ANSOR_SEED...);\n"
-    "HL_BEAM_SIZE (Adams2019's beam) defaults to 1 here.\n";
-
 struct FuzzOptions {
     uint64_t first = 0, last = 0;
     int stages = 0;
@@ -55,75 +33,58 @@ struct FuzzOptions {
     std::set<uint64_t> known;
 };
 
-[[noreturn]] void usage_error(const std::string &why) {
-    std::fprintf(stderr, "ansor_fuzz: %s\n%s", why.c_str(), kUsage);
-    std::exit(2);
-}
-
-uint64_t parse_u64(const std::string &s, const char *what) {
-    try {
-        size_t used = 0;
-        uint64_t v = std::stoull(s, &used);
-        if (used == s.size()) return v;
-    } catch (const std::exception &) {
-    }
-    usage_error(std::string("bad ") + what + ": '" + s + "'");
-}
-
-std::vector<std::string> split_list(const std::string &s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    for (std::string item; std::getline(in, item, ',');)
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
-
 FuzzOptions parse(int argc, char **argv) {
     FuzzOptions o;
-    bool have_seeds = false;
-    for (int i = 1; i < argc; i++) {
-        const std::string a = argv[i];
-        auto value = [&](const char *flag) -> std::string {
-            if (i + 1 >= argc) usage_error(std::string(flag) + " needs a value");
-            return argv[++i];
+    std::string seeds;
+    unsigned long peer_timeout = 120;
+    std::vector<unsigned long> known;
+    ansor_cli::Parser p("ansor_fuzz",
+                        "Random pipelines scheduled by Ansor and its peers, every program's output checked.\n"
+                        "HL_ANSOR_* options apply to Ansor's session (HL_ANSOR_TIMEOUT, HL_ANSOR_TOLERANCE, HL_ANSOR_SEED...);\n"
+                        "HL_BEAM_SIZE (Adams2019's beam) defaults to 1 here.");
+    p.positional("SEEDS", &seeds, "A-B (inclusive) or N (seeds 0..N-1) of random pipelines").optional();
+    p.option("--stages", &o.stages, "stages per pipeline (default 0: drawn per seed, 2..16, as the corpus does)");
+    p.option("--max-size", &o.max_size, "the pipelines' max_size");
+    p.option("--programs", &o.programs, "Ansor programs measured per pipeline, >= 1");
+    p.option("--peers", &o.peers, "peer autoschedulers (none for Ansor only)", "LIST|none");
+    p.option("--halide-plugins", &o.plugins, "where libautoschedule_<name>.so are", "DIR");
+    p.option("--peer-timeout", &peer_timeout, "limit of one peer's schedule, compile and runs, in seconds", "S");
+    p.option("--corpus", &o.corpus, "no search: measure the failed programs the corpus file recorded for SEEDS", "FILE");
+    p.option("--replay", &o.replay,
+             "no search: measure the programs of FILE, JSON lines of {\"seed\":S,\"stages\":N,\"max_size\":M,\n"
+             "                             \"steps\":[canonical steps]} (SEEDS is ignored); a program the search now refuses\n"
+             "                             to build counts as refused, not as a failure",
+             "FILE");
+    p.option("--dump", &o.dump, "append each failing Ansor program to FILE as a --replay line", "FILE");
+    p.option("--verbose", &o.verbose, "print each failing Ansor program's schedule");
+    p.option("--strict", &o.strict, "exit 1 if any Ansor program failed");
+    p.option("--known", &known, "with --strict: failures on these seeds (open, documented bugs) do not fail the run", "S1,S2");
+    p.option("--describe", &o.describe, "print each pipeline's stages and definitions, and check nothing");
+    p.parse(argc, argv);
+    if (o.peers == std::vector<std::string>{"none"}) o.peers.clear();
+    o.peer_timeout = (double)peer_timeout;
+    o.known.insert(known.begin(), known.end());
+    if (o.stages < 0 || o.max_size < 0) p.fail("--stages and --max-size take whole numbers >= 0");
+    if (!seeds.empty()) {
+        auto seed = [&](const std::string &text) -> uint64_t {
+            if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 19)
+                p.fail("bad SEEDS: '" + text + "'");
+            return std::stoull(text);
         };
-        if (a == "-h" || a == "--help") {
-            std::printf("%s", kUsage);
-            std::exit(0);
-        } else if (a == "--stages") o.stages = (int)parse_u64(value("--stages"), "--stages");
-        else if (a == "--max-size") o.max_size = (int)parse_u64(value("--max-size"), "--max-size");
-        else if (a == "--programs") o.programs = (int)parse_u64(value("--programs"), "--programs");
-        else if (a == "--peers") {
-            const std::string v = value("--peers");
-            o.peers = v == "none" ? std::vector<std::string>{} : split_list(v);
-        } else if (a == "--halide-plugins") o.plugins = value("--halide-plugins");
-        else if (a == "--peer-timeout") o.peer_timeout = (double)parse_u64(value("--peer-timeout"), "--peer-timeout");
-        else if (a == "--corpus") o.corpus = value("--corpus");
-        else if (a == "--replay") o.replay = value("--replay");
-        else if (a == "--dump") o.dump = value("--dump");
-        else if (a == "--verbose") o.verbose = true;
-        else if (a == "--strict") o.strict = true;
-        else if (a == "--known") {
-            for (const std::string &k : split_list(value("--known"))) o.known.insert(parse_u64(k, "--known"));
+        const size_t dash = seeds.find('-');
+        if (dash == std::string::npos) {
+            const uint64_t n = seed(seeds);
+            if (n == 0) p.fail("SEEDS: no seeds in '" + seeds + "'");
+            o.last = n - 1;
+        } else {
+            o.first = seed(seeds.substr(0, dash));
+            o.last = seed(seeds.substr(dash + 1));
+            if (o.last < o.first) p.fail("SEEDS: empty range '" + seeds + "'");
         }
-        else if (a == "--describe") o.describe = true;
-        else if (!a.empty() && a[0] != '-' && !have_seeds) {
-            have_seeds = true;
-            const size_t dash = a.find('-');
-            if (dash == std::string::npos) {
-                const uint64_t n = parse_u64(a, "SEEDS");
-                if (n == 0) usage_error("SEEDS: no seeds in '" + a + "'");
-                o.last = n - 1;
-            } else {
-                o.first = parse_u64(a.substr(0, dash), "SEEDS");
-                o.last = parse_u64(a.substr(dash + 1), "SEEDS");
-                if (o.last < o.first) usage_error("SEEDS: empty range '" + a + "'");
-            }
-        } else usage_error("unknown argument '" + a + "'");
+    } else if (o.replay.empty()) {
+        p.fail("SEEDS missing");
     }
-    if (!o.replay.empty()) have_seeds = true;
-    if (!have_seeds) usage_error("SEEDS missing");
-    if (o.programs < 1) usage_error("--programs must be at least 1");
+    if (o.programs < 1) p.fail("--programs must be at least 1");
     return o;
 }
 

@@ -14,6 +14,7 @@
 // time slice), so both libraries time their layers in rounds over all
 // layers (each layer's runs spread over the whole sweep), oneDNN in several
 // such sweeps in separate processes, and each layer keeps its fastest.
+#include "cli.h"
 #include "task_file.h"
 
 #include "dag/pipeline_dag.h"
@@ -38,14 +39,6 @@ namespace {
 using namespace ansor_tasks;
 
 const char *const default_target = ansor::project_cpu_target();
-
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr,
-                 "ansor_network_latency: %s\nusage: ansor_network_latency --tasks FILE.json --log LOG.jsonl "
-                 "[--repeats 10] [--threads 2] [--onednn-sweeps 5] [--no-onednn] [--csv FILE] [--target T]\n",
-                 problem.c_str());
-    std::exit(2);
-}
 
 double time_ms(ansor::PipelineRunner &r, int repeats) {
     r.run();  // warm-up
@@ -99,25 +92,19 @@ int main(int argc, char **argv) {
     std::string tasks_path, log_path, csv_path, target_name = default_target;
     int repeats = 10, threads = 2, sweeps = 5;
     bool onednn = true;
-    for (int i = 1; i < argc; i++) {
-        std::string f = argv[i];
-        if (f == "--no-onednn") {
-            onednn = false;
-            continue;
-        }
-        if (i + 1 >= argc) usage("missing value after " + f);
-        std::string v = argv[++i];
-        if (f == "--tasks") tasks_path = v;
-        else if (f == "--log") log_path = v;
-        else if (f == "--csv") csv_path = v;
-        else if (f == "--target") target_name = v;
-        else if (f == "--repeats") repeats = std::atoi(v.c_str());
-        else if (f == "--threads") threads = std::atoi(v.c_str());
-        else if (f == "--onednn-sweeps") sweeps = std::atoi(v.c_str());
-        else usage("unknown option " + f);
-    }
-    if (tasks_path.empty() || log_path.empty()) usage("--tasks and --log are required");
-    if (repeats < 1 || threads < 1 || sweeps < 1) usage("--repeats, --threads and --onednn-sweeps must be >= 1");
+    bool no_onednn = false;
+    ansor_cli::Parser p("ansor_network_latency", "A network's latency from its tuned tasks' logged programs, beside oneDNN's layers.");
+    p.option("--tasks", &tasks_path, "the task file", "FILE.json").required();
+    p.option("--log", &log_path, "the tuning log of the tasks", "LOG.jsonl").required();
+    p.option("--repeats", &repeats, "timed runs per task, >= 1");
+    p.option("--threads", &threads, "threads, >= 1");
+    p.option("--onednn-sweeps", &sweeps, "sweeps of the oneDNN layers, >= 1");
+    p.option("--no-onednn", &no_onednn, "times no oneDNN layers");
+    p.option("--csv", &csv_path, "a CSV of the rows", "FILE");
+    p.option("--target", &target_name, "the Halide target", "T");
+    p.parse(argc, argv);
+    onednn = !no_onednn;
+    if (repeats < 1 || threads < 1 || sweeps < 1) p.fail("--repeats, --threads and --onednn-sweeps must be >= 1");
     // Halide's JIT thread pool reads this when it starts.
     setenv("HL_NUM_THREADS", std::to_string(threads).c_str(), 1);
     try {

@@ -13,6 +13,7 @@
 // layouts); reorders from the project's NHWC are outside the timing. Its
 // threads are OpenMP's: set OMP_NUM_THREADS (ansor_network_latency does).
 // Runs in its own process, apart from Halide.
+#include "cli.h"
 #include "task_file.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -183,18 +184,13 @@ double time_ms(Prepared &p, stream &s, int repeats) {
 int main(int argc, char **argv) {
     std::string tasks;
     int repeats = 10, rounds = 10;
-    auto usage = [] {
-        std::fprintf(stderr, "usage: ansor_onednn_layers --tasks FILE.json [--repeats N] [--rounds R]\n");
-        return 2;
-    };
-    for (int i = 1; i + 1 < argc; i += 2) {
-        std::string f = argv[i];
-        if (f == "--tasks") tasks = argv[i + 1];
-        else if (f == "--repeats") repeats = std::max(1, std::atoi(argv[i + 1]));
-        else if (f == "--rounds") rounds = std::max(1, std::atoi(argv[i + 1]));
-        else return usage();
-    }
-    if (tasks.empty() || argc % 2 == 0) return usage();
+    ansor_cli::Parser p("ansor_onednn_layers", "The tasks' layers timed with oneDNN, as CSV lines task,ms.");
+    p.option("--tasks", &tasks, "the task file", "FILE.json").required();
+    p.option("--repeats", &repeats, "runs per layer (at least 1)");
+    p.option("--rounds", &rounds, "rounds over all layers (at least 1)", "R");
+    p.parse(argc, argv);
+    repeats = std::max(1, repeats);
+    rounds = std::max(1, rounds);
     try {
         ansor_tasks::TaskFile file = ansor_tasks::load_task_file(tasks);
         engine eng(engine::kind::cpu, 0);

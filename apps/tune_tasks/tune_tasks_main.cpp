@@ -17,6 +17,7 @@
 // Started by mpirun (docs/distributed_tuning.md), rank 0 runs all of the
 // above and is the only writer of the log; every other rank builds and
 // measures the candidates rank 0 sends it (distributed/).
+#include "cli.h"
 #include "families.h"
 #include "shared_cost_model.h"
 #include "task_run.h"
@@ -69,90 +70,82 @@ struct Args {
     std::string stats;  // JSON file of the run's throughput and the workers' chunk timings
 };
 
-[[noreturn]] void usage(const std::string &problem) {
-    std::fprintf(stderr,
-                 "ansor_tune_tasks: %s\n"
-                 "usage: ansor_tune_tasks --tasks FILE.json --log LOG.jsonl --trials N\n"
-                 "       ansor_tune_tasks --generator NAME [--param K=V ...] --log LOG.jsonl --trials N   (one pipeline)\n"
-                 "       ansor_tune_tasks --tasks FILE.json --list     (build every task, print it, tune nothing)\n"
-                 "         [--policy gradient|round-robin] [--objective f1|f2|f3|f4] [--seed S] [--csv FILE]\n"
-                 "         [--model per-task|family|monolithic] [--families generator|structure] [--foresee K]\n"
-                 "         [--early-stopping K] [--alpha A] [--beta B] [--window DT] [--epsilon E]\n"
-                 "         [--parallelism P] [--target T] [--worker-hello S] [--worker-silence S] [--stats FILE]\n"
-                 "Under mpirun (docs/distributed_tuning.md) rank 0 tunes and the other ranks measure.\n"
-                 "Search settings come from the plugin's HL_ANSOR_* variables (README); HL_ANSOR_TRIALS,\n"
-                 "HL_ANSOR_LOG and HL_ANSOR_SEED are replaced by --trials, --log and --seed.\n",
-                 problem.c_str());
-    std::exit(2);
+// The command line, filling a (its members hold the defaults).
+ansor_cli::Parser command_line(Args &a, std::vector<std::string> &params, int &early_stopping) {
+    ansor_cli::Parser p("ansor_tune_tasks",
+                        "Tunes many tasks (networks) together under one budget of --trials measurements:\n"
+                        "  ansor_tune_tasks --tasks FILE.json --log LOG.jsonl --trials N\n"
+                        "  ansor_tune_tasks --generator NAME [--param K=V ...] --log LOG.jsonl --trials N   (one pipeline)\n"
+                        "  ansor_tune_tasks --tasks FILE.json --list     (build every task, print it, tune nothing)\n"
+                        "Under mpirun (docs/distributed_tuning.md) rank 0 tunes and the other ranks measure.\n"
+                        "Search settings come from the plugin's HL_ANSOR_* variables (README); HL_ANSOR_TRIALS,\n"
+                        "HL_ANSOR_LOG and HL_ANSOR_SEED are replaced by --trials, --log and --seed.");
+    p.option("--tasks", &a.tasks, "the task file", "FILE.json");
+    p.option("--generator", &a.generator, "one pipeline instead of a task file", "NAME");
+    p.option("--param", &params, "a generator parameter of --generator", "K=V").whole();
+    p.option("--log", &a.log, "the tuning log (required unless --list)", "LOG.jsonl");
+    p.option("--trials", &a.trials, "measurements in all, >= 1 (required unless --list)");
+    p.option("--list", &a.list, "builds every task, prints it and tunes nothing");
+    p.option("--policy", &a.policy, "the task scheduler's policy", "gradient|round-robin");
+    p.option("--objective", &a.objective, "the objective over the networks", "f1|f2|f3|f4");
+    p.option("--seed", &a.seed, "the seed", "S");
+    p.option("--csv", &a.csv, "a CSV of the run", "FILE");
+    p.option("--model", &a.model, "one cost model per task, per family (FamilySeer) or for all tasks (Ansor)", "per-task|family|monolithic");
+    p.option("--families", &a.families, "families of tasks without one: by core operation or by operation sequence", "generator|structure");
+    p.option("--foresee", &a.foresee, "passes each unit's K fastest new programs on to its family (0: off)", "K");
+    p.option("--early-stopping", &early_stopping, "units a task may take without improvement before it is retired, >= 0 "
+                                                  "(default 0; 4 with f4)", "K");
+    p.option("--alpha", &a.scheduler.alpha, "weight of the observed slope against the optimistic guess", "A");
+    p.option("--beta", &a.scheduler.beta, "a task is assumed able to reach 1/B of a similar task's best flop/s", "B");
+    p.option("--window", &a.scheduler.backward_window, "units the observed slope looks back, >= 1", "DT");
+    p.option("--epsilon", &a.scheduler.epsilon, "probability of giving a unit to a random active task", "E");
+    p.option("--parallelism", &a.parallelism, "the DAG analysis's parallelism, >= 1", "P");
+    p.option("--target", &a.target, "the Halide target", "T");
+    p.option("--worker-hello", &a.worker_hello_s, "seconds rank 0 waits for the workers' hellos", "S");
+    p.option("--worker-silence", &a.worker_silence_s, "seconds of silence before a worker is taken for dead", "S");
+    p.option("--stats", &a.stats, "a JSON file of the run's throughput and the workers' chunk timings", "FILE");
+    return p;
 }
 
-double number(const std::string &flag, const std::string &v) {
-    char *end = nullptr;
-    double x = std::strtod(v.c_str(), &end);
-    if (v.empty() || *end || !std::isfinite(x)) usage(flag + " needs a number, got '" + v + "'");
-    return x;
-}
-
-int integer(const std::string &flag, const std::string &v, int min) {
-    double x = number(flag, v);
-    if (x != std::floor(x) || x < min || x > 1e9) usage(flag + " needs an integer >= " + std::to_string(min) + ", got '" + v + "'");
-    return (int)x;
-}
-
-Args parse(int argc, char **argv) {
-    Args a;
-    for (int i = 1; i < argc; i++) {
-        std::string flag = argv[i];
-        if (flag == "-h" || flag == "--help") usage("help");
-        if (flag == "--list") {
-            a.list = true;
-            continue;
-        }
-        if (i + 1 >= argc) usage("missing value after " + flag);
-        std::string v = argv[++i];
-        if (flag == "--tasks") a.tasks = v;
-        else if (flag == "--log") a.log = v;
-        else if (flag == "--csv") a.csv = v;
-        else if (flag == "--trials") a.trials = integer(flag, v, 1);
-        else if (flag == "--policy") a.policy = v;
-        else if (flag == "--objective") a.objective = v;
-        else if (flag == "--model") a.model = v;
-        else if (flag == "--families") a.families = v;
-        else if (flag == "--seed") a.seed = (uint64_t)integer(flag, v, 0);
-        else if (flag == "--foresee") a.foresee = integer(flag, v, 0);
-        else if (flag == "--early-stopping") a.early_stopping = integer(flag, v, 0);
-        else if (flag == "--alpha") a.scheduler.alpha = number(flag, v);
-        else if (flag == "--beta") a.scheduler.beta = number(flag, v);
-        else if (flag == "--window") a.scheduler.backward_window = integer(flag, v, 1);
-        else if (flag == "--epsilon") a.scheduler.epsilon = number(flag, v);
-        else if (flag == "--parallelism") a.parallelism = integer(flag, v, 1);
-        else if (flag == "--target") a.target = v;
-        else if (flag == "--generator") a.generator = v;
-        else if (flag == "--param") {
-            size_t eq = v.find('=');
-            if (eq == std::string::npos || eq == 0) usage("--param needs NAME=VALUE, got '" + v + "'");
-            a.params[v.substr(0, eq)] = v.substr(eq + 1);
-        } else if (flag == "--worker-hello") a.worker_hello_s = number(flag, v);
-        else if (flag == "--worker-silence") a.worker_silence_s = number(flag, v);
-        else if (flag == "--stats") a.stats = v;
-        else usage("unknown option " + flag);
+// The checks of the values parse() cannot make.
+void check(const ansor_cli::Parser &p, Args &a, const std::vector<std::string> &params, int early_stopping) {
+    auto at_least = [&](const char *flag, long v, long min) {
+        if (p.given(flag) && (v < min || v > 1000000000))
+            p.fail(std::string(flag) + " needs an integer >= " + std::to_string(min) + ", got " + std::to_string(v));
+    };
+    at_least("--trials", a.trials, 1);
+    at_least("--foresee", a.foresee, 0);
+    at_least("--early-stopping", early_stopping, 0);
+    at_least("--window", a.scheduler.backward_window, 1);
+    at_least("--parallelism", a.parallelism, 1);
+    const std::pair<const char *, double> numbers[] = {{"--alpha", a.scheduler.alpha},
+                                                       {"--beta", a.scheduler.beta},
+                                                       {"--epsilon", a.scheduler.epsilon},
+                                                       {"--worker-hello", a.worker_hello_s},
+                                                       {"--worker-silence", a.worker_silence_s}};
+    for (const auto &[flag, v] : numbers)
+        if (!std::isfinite(v)) p.fail(std::string(flag) + " needs a number, got " + std::to_string(v));
+    if (p.given("--early-stopping")) a.early_stopping = early_stopping;
+    for (const std::string &v : params) {
+        size_t eq = v.find('=');
+        if (eq == std::string::npos || eq == 0) p.fail("--param needs NAME=VALUE, got '" + v + "'");
+        a.params[v.substr(0, eq)] = v.substr(eq + 1);
     }
-    if (a.tasks.empty() == a.generator.empty()) usage("give either --tasks or --generator");
-    if (!a.params.empty() && a.generator.empty()) usage("--param goes with --generator");
-    if (a.worker_hello_s <= 0 || a.worker_silence_s <= 0) usage("--worker-hello and --worker-silence need positive seconds");
-    if (a.log.empty() && !a.list) usage("--log is required");
-    if (a.trials <= 0 && !a.list) usage("--trials is required (the total number of measurements)");
-    if (a.policy != "gradient" && a.policy != "round-robin") usage("unknown --policy " + a.policy);
+    if (a.tasks.empty() == a.generator.empty()) p.fail("give either --tasks or --generator");
+    if (!a.params.empty() && a.generator.empty()) p.fail("--param goes with --generator");
+    if (a.worker_hello_s <= 0 || a.worker_silence_s <= 0) p.fail("--worker-hello and --worker-silence need positive seconds");
+    if (a.log.empty() && !a.list) p.fail("--log is required");
+    if (a.trials <= 0 && !a.list) p.fail("--trials is required (the total number of measurements)");
+    if (a.policy != "gradient" && a.policy != "round-robin") p.fail("unknown --policy " + a.policy);
     if (a.objective != "f1" && a.objective != "f2" && a.objective != "f3" && a.objective != "f4")
-        usage("unknown --objective " + a.objective);
-    if (a.model != "per-task" && a.model != "family" && a.model != "monolithic") usage("unknown --model " + a.model);
-    if (a.families != "generator" && a.families != "structure") usage("unknown --families " + a.families);
+        p.fail("unknown --objective " + a.objective);
+    if (a.model != "per-task" && a.model != "family" && a.model != "monolithic") p.fail("unknown --model " + a.model);
+    if (a.families != "generator" && a.families != "structure") p.fail("unknown --families " + a.families);
     a.scheduler.policy = a.policy == "gradient" ? ansor::SchedulePolicy::Gradient : ansor::SchedulePolicy::RoundRobin;
     a.scheduler.seed = a.seed;
     // f4 = f1 with per-task early stopping (docs/task_scheduler.md).
     a.scheduler.early_stopping = a.early_stopping.value_or(a.objective == "f4" ? 4 : 0);
-    if (a.objective == "f4" && a.scheduler.early_stopping == 0) usage("--objective f4 needs --early-stopping > 0");
-    return a;
+    if (a.objective == "f4" && a.scheduler.early_stopping == 0) p.fail("--objective f4 needs --early-stopping > 0");
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
@@ -225,10 +218,15 @@ void write_stats(const std::string &path, double wall_s, int trials, const Trans
 }  // namespace
 
 int main(int argc, char **argv) {
-    Args args = parse(argc, argv);
+    Args args;
+    std::vector<std::string> params;
+    int early_stopping = 0;
+    ansor_cli::Parser p = command_line(args, params, early_stopping);
+    p.parse(argc, argv);
+    check(p, args, params, early_stopping);
     for (const std::string &replaced : options_replaced_by_flags()) {
         if (std::getenv(replaced.c_str())) {
-            usage(replaced + " is set; ansor_tune_tasks takes --trials, --log and --seed instead");
+            p.fail(replaced + " is set; ansor_tune_tasks takes --trials, --log and --seed instead");
         }
     }
     try {
