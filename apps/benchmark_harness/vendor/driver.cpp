@@ -1,5 +1,6 @@
 #include "driver.h"
 
+#include "cli.h"
 #include "sample_timer.h"
 #include "worker_protocol.h"
 
@@ -31,61 +32,37 @@ struct Args {
     bool serve = false;
 };
 
-std::vector<std::string> split_commas(const std::string &s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    std::string item;
-    while (std::getline(in, item, ',')) out.push_back(item);
-    return out;
-}
-
-int parse_int(const std::string &flag, const std::string &value, int lo) {
-    size_t used = 0;
-    int v = 0;
-    try {
-        v = std::stoi(value, &used);
-    } catch (const std::exception &) {
-        used = 0;
-    }
-    if (used != value.size() || v < lo) {
-        throw std::invalid_argument(flag + " wants an integer >= " + std::to_string(lo) + ", not \"" + value + "\"");
-    }
-    return v;
-}
-
 Args parse(int argc, char **argv) {
     Args a;
     std::string gemm, conv;
     bool bias = false, relu = false;
-    for (int i = 1; i < argc; i++) {
-        std::string flag = argv[i];
-        if (flag == "--serve") { a.serve = true; continue; }
-        if (flag == "--bias") { bias = true; continue; }
-        if (flag == "--relu") { relu = true; continue; }
-        if (i + 1 >= argc) throw std::invalid_argument("missing value after " + flag);
-        std::string value = argv[++i];
-        if (flag == "--gemm") gemm = value;
-        else if (flag == "--conv") conv = value;
-        else if (flag == "--inputs") a.inputs = split_commas(value);
-        else if (flag == "--expected") a.expected = value;
-        else if (flag == "--threads") a.threads = parse_int(flag, value, 1);
-        else if (flag == "--samples") a.samples = parse_int(flag, value, 1);
-        else if (flag == "--tolerance") {
-            char *end = nullptr;
-            a.tolerance = std::strtod(value.c_str(), &end);
-            if (end == value.c_str() || *end || !(a.tolerance >= 0)) {
-                throw std::invalid_argument("--tolerance wants a number >= 0, not \"" + value + "\"");
-            }
-        } else throw std::invalid_argument("unknown option " + flag);
-    }
-    if (gemm.empty() == conv.empty()) throw std::invalid_argument("give exactly one of --gemm and --conv");
-    if (!gemm.empty() && (bias || relu)) throw std::invalid_argument("--bias and --relu go with --conv only");
-    a.problem = gemm.empty() ? parse_conv(conv, bias, relu) : parse_gemm(gemm);
-    if (!a.expected.empty() && a.inputs.empty()) throw std::invalid_argument("--expected needs --inputs");
-    if (!a.inputs.empty() && a.inputs.size() != a.problem.input_sizes().size()) {
-        throw std::invalid_argument("--inputs names " + std::to_string(a.inputs.size()) + " files; " +
-                                    a.problem.describe() + " has " + std::to_string(a.problem.input_sizes().size()) +
-                                    " inputs");
+    ansor_cli::Parser p(argv[0], "One matrix product or 2-D convolution timed with a vendor library, its output checked.");
+    p.option("--gemm", &gemm, "a batched matrix product", "B,M,N,K");
+    p.option("--conv", &conv, "a 2-D convolution", "N,H,W,CI,CO,k,s,p");
+    p.option("--bias", &bias, "the convolution adds a bias");
+    p.option("--relu", &relu, "the convolution ends with a ReLU");
+    p.option("--inputs", &a.inputs, "the inputs' files of floats (default: random)", "a.f32,b.f32[,bias.f32]");
+    p.option("--expected", &a.expected, "the expected output's file of floats (default: the naive loops')", "out.f32");
+    p.option("--threads", &a.threads, "threads, >= 1");
+    p.option("--samples", &a.samples, "timed runs, >= 1");
+    p.option("--tolerance", &a.tolerance, "the largest relative error, >= 0", "T");
+    p.option("--serve", &a.serve, "answers the harness's requests on stdin");
+    p.parse(argc, argv);
+    try {
+        if (a.threads < 1) throw std::invalid_argument("--threads wants an integer >= 1");
+        if (a.samples < 1) throw std::invalid_argument("--samples wants an integer >= 1");
+        if (!(a.tolerance >= 0)) throw std::invalid_argument("--tolerance wants a number >= 0");
+        if (gemm.empty() == conv.empty()) throw std::invalid_argument("give exactly one of --gemm and --conv");
+        if (!gemm.empty() && (bias || relu)) throw std::invalid_argument("--bias and --relu go with --conv only");
+        a.problem = gemm.empty() ? parse_conv(conv, bias, relu) : parse_gemm(gemm);
+        if (!a.expected.empty() && a.inputs.empty()) throw std::invalid_argument("--expected needs --inputs");
+        if (!a.inputs.empty() && a.inputs.size() != a.problem.input_sizes().size()) {
+            throw std::invalid_argument("--inputs names " + std::to_string(a.inputs.size()) + " files; " +
+                                        a.problem.describe() + " has " +
+                                        std::to_string(a.problem.input_sizes().size()) + " inputs");
+        }
+    } catch (const std::invalid_argument &e) {
+        p.fail(e.what());
     }
     return a;
 }
@@ -145,16 +122,7 @@ void serve(const std::function<void()> &run) {
 }  // namespace
 
 int vendor_main(int argc, char **argv, const Library &lib) {
-    Args args;
-    try {
-        args = parse(argc, argv);
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "%s: %s\nusage: %s (--gemm B,M,N,K | --conv N,H,W,CI,CO,k,s,p [--bias] [--relu]) "
-                             "[--inputs a.f32,b.f32[,bias.f32] [--expected out.f32]] [--threads 2] [--samples 10] "
-                             "[--tolerance 1e-3] [--serve]\n",
-                     argv[0], e.what(), argv[0]);
-        return 2;
-    }
+    const Args args = parse(argc, argv);
     const Problem &p = args.problem;
     try {
 #ifdef _OPENMP
