@@ -58,6 +58,16 @@ def write_table(path, apps, rows_by_app, variants, host, args, machine_params, g
         if a in variants and b in variants:
             g, n = geomean_ratio(rows_by_app, a, b)
             lines.append(f"| {a} / {b} | {'' if g is None else f'{g:.3f}'} | {n} |")
+    lines += ["", "## Apps far behind the hand schedule (of those that ran correctly)", "",
+              "| variant | slower than 1.5x | slower than 2x |", "|---|---|---|"]
+    for v in variants:
+        if v == "hand":
+            continue
+        ratios = {app["name"]: r["ratio_to_hand"] for app in apps for r in rows_by_app[app["name"]]
+                  if r["variant"] == v and r["ratio_to_hand"] is not None}
+        far = [", ".join(f"{name} {ratio:.2f}x" for name, ratio in ratios.items() if ratio > limit) or "none"
+               for limit in (1.5, 2.0)]
+        lines.append(f"| {v} | {far[0]} | {far[1]} |")
     lines += ["", "## Failures", "", "| variant | FAILED | TIMEOUT | WRONG | UNCHECKED |", "|---|---|---|---|---|"]
     all_rows = [r for rows in rows_by_app.values() for r in rows]
     for v in variants:
