@@ -16,6 +16,7 @@
 // pipeline reads for the given outputs.
 //
 // docs/gpu.md ("Measuring and verifying GPU programs") describes the files.
+#include "cli.h"
 #include "device_probe.h"
 #include "host_buffer.h"
 #include "measure/run_timing.h"
@@ -48,49 +49,42 @@ struct Options {
     double sample_seconds = 0;  // 0: N back-to-back runs
 };
 
-[[noreturn]] void usage(const std::string &why) {
-    std::fprintf(stderr,
-                 "error: %s\nusage: ansor_gpu_runner --probe cuda|opencl\n"
-                 "       ansor_gpu_runner LIBRARY.so FUNCTION (--inputs SPEC.json | --random-inputs SEED)"
-                 " [--outputs-dir DIR] [--runs N] [--sample-seconds S] [--bounds-query]\n",
-                 why.c_str());
-    std::exit(2);
-}
+// The command line; probe names an API to probe instead of running.
+struct CommandLine {
+    Options options;
+    std::string probe;
+};
 
-Options parse(int argc, char **argv) {
-    Options o;
-    std::vector<std::string> positional;
-    for (int i = 1; i < argc; i++) {
-        const std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) usage(a + " needs a value");
-            return argv[++i];
-        };
-        if (a == "--inputs") {
-            o.inputs = value();
-        } else if (a == "--random-inputs") {
-            o.random = true;
-            o.seed = std::stoull(value());
-        } else if (a == "--outputs-dir") {
-            o.outputs_dir = value();
-        } else if (a == "--bounds-query") {
-            o.bounds_query = true;
-        } else if (a == "--runs") {
-            o.runs = std::stoi(value());
-        } else if (a == "--sample-seconds") {
-            o.sample_seconds = std::stod(value());
-            if (!(o.sample_seconds > 0)) usage("--sample-seconds needs a positive number of seconds");
-        } else if (a.rfind("--", 0) == 0) {
-            usage("unknown option " + a);
-        } else {
-            positional.push_back(a);
-        }
+CommandLine parse(int argc, char **argv) {
+    CommandLine c;
+    Options &o = c.options;
+    unsigned long seed = 0;
+    ansor_cli::Parser p("ansor_gpu_runner",
+                        "Runs a pipeline library built by the tuner, in a process of its own, and prints its "
+                        "times as JSON (or probes a GPU API with --probe).");
+    p.positional("LIBRARY.so", &o.library, "the pipeline library").optional();
+    p.positional("FUNCTION", &o.function, "its function").optional();
+    p.option("--probe", &c.probe, "only say whether this API (cuda or opencl) can run here", "API");
+    p.option("--inputs", &o.inputs, "the inputs' shapes and values", "SPEC.json");
+    p.option("--random-inputs", &seed, "random inputs at the estimates, from this seed", "SEED");
+    p.option("--outputs-dir", &o.outputs_dir, "where to write the outputs", "DIR");
+    p.option("--runs", &o.runs, "runs", "N");
+    p.option("--sample-seconds", &o.sample_seconds, "time samples of this many seconds instead of N runs", "S");
+    p.option("--bounds-query", &o.bounds_query, "print the regions the pipeline reads instead of running it");
+    p.parse(argc, argv);
+    if (p.given("--probe")) {
+        if (c.probe != "cuda" && c.probe != "opencl") p.fail("--probe takes cuda or opencl, not " + c.probe);
+        if (p.given("LIBRARY.so")) p.fail("--probe takes no library");
+        return c;
     }
-    if (positional.size() != 2) usage("give the library and the function name");
-    if (o.inputs.empty() == !o.random) usage("give exactly one of --inputs and --random-inputs");
-    o.library = positional[0];
-    o.function = positional[1];
-    return o;
+    o.random = p.given("--random-inputs");
+    o.seed = seed;
+    if (!p.given("FUNCTION")) p.fail("give the library and the function name");
+    if (o.inputs.empty() == !o.random) p.fail("give exactly one of --inputs and --random-inputs");
+    if (p.given("--sample-seconds") && !(o.sample_seconds > 0)) {
+        p.fail("--sample-seconds needs a positive number of seconds");
+    }
+    return c;
 }
 
 RunnerBuffer estimated_shape(const halide_filter_argument_t &a) {
@@ -301,15 +295,13 @@ int run(const Options &o) {
 
 int main(int argc, char **argv) {
     try {
-        if (argc >= 2 && std::string(argv[1]) == "--probe") {
-            if (argc != 3) usage("--probe takes cuda or opencl");
-            const std::string api = argv[2];
-            if (api != "cuda" && api != "opencl") usage("--probe takes cuda or opencl, not " + api);
-            const ProbeResult r = api == "cuda" ? probe_cuda() : probe_opencl();
+        const CommandLine c = parse(argc, argv);
+        if (!c.probe.empty()) {
+            const ProbeResult r = c.probe == "cuda" ? probe_cuda() : probe_opencl();
             std::printf("%s\n", probe_json(r).c_str());
             return r.usable ? 0 : 3;
         }
-        return run(parse(argc, argv));
+        return run(c.options);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "error: %s\n", e.what());
         return 1;

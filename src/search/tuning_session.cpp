@@ -316,7 +316,9 @@ std::optional<State> TuningSession::zero_shot_choice(SessionChoice::How &how) {
     std::vector<size_t> order = judged_order(finalists, how);
     how.finalists = (int)finalists.size();
     // Finalists that leave threads idle on the bulk of the work are tried
-    // last (idle_threads.h); their note goes if one of them is chosen.
+    // last (idle_threads.h); those the judge preferred to the one chosen
+    // are noted in the schedule.
+    std::vector<std::pair<size_t, std::string>> idle_before_busy;
     if (!gpu_) {
         std::vector<size_t> busy, idle;
         for (const size_t i : order) {
@@ -325,11 +327,15 @@ std::optional<State> TuningSession::zero_shot_choice(SessionChoice::How &how) {
                 busy.push_back(i);
             } else {
                 idle.push_back(i);
-                how.skipped.push_back("finalist " + std::to_string(i + 1) + ": " + why);
+                if (busy.empty()) idle_before_busy.emplace_back(i, why);
             }
         }
+        if (busy.empty()) idle_before_busy.clear();
         busy.insert(busy.end(), idle.begin(), idle.end());
         order = busy;
+    }
+    for (const auto &[i, why] : idle_before_busy) {
+        how.passed_over.push_back("finalist " + std::to_string(i + 1) + ": " + why);
     }
     // A finalist's compile is checked before it is chosen: the user's build
     // compiles it again, so a slow one would make the build slow, and one
@@ -551,14 +557,15 @@ SessionChoice TuningSession::choose() {
         } else if (!how.judged_by.empty()) {
             src << "zero-shot: of the cost model's best programs of its " << how.finalists
                 << " best sketches, the one the judge model " << how.judged_by << " scores best"
-                << (how.skipped.empty() ? "" : " of those that compiled and keep the threads busy") << " (the cost model's "
+                << (how.skipped.empty() ? "" : " of those that compiled") << " (the cost model's "
                 << ordinal(how.finalist + 1) << "), nothing measured";
             if (!settings_.model_file.empty()) src << " (model " << settings_.model_file << ")";
         } else {
             src << "zero-shot: the program the cost model ranks best"
-                << (how.skipped.empty() ? "" : " of those that compiled and keep the threads busy") << ", nothing measured";
+                << (how.skipped.empty() ? "" : " of those that compiled") << ", nothing measured";
             if (!settings_.model_file.empty()) src << " (model " << settings_.model_file << ")";
         }
+        for (const std::string &note : how.passed_over) src << "\n// passed over " << note;
         for (const std::string &skipped : how.skipped) src << "\n// skipped " << skipped;
     } else if (how.measured) {
         src << "best of " << how.trials << " measured programs";

@@ -56,6 +56,9 @@ struct SessionChoice {
         // Zero-shot: the finalists passed over because they did not compile
         // in time or at all, in the order they were tried, with why.
         std::vector<std::string> skipped;
+        // Zero-shot: the finalists the judge preferred that were tried after
+        // the others for leaving threads idle (idle_threads.h), with why.
+        std::vector<std::string> passed_over;
         double best_ms = 0;
         int trials = 0, failures = 0;  // this session's measurements
         std::string not_measured_because;  // why the pipeline could not be measured, if it could not
