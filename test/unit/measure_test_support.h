@@ -4,6 +4,7 @@
 // check that every program computes what the reference computes.
 #include "measure/measurer.h"
 #include "measure/subprocess.h"
+#include "sketch/sketch_rules.h"
 #include "state/state.h"
 #include "util/target.h"
 
@@ -16,6 +17,34 @@
 namespace ansor_test {
 
 // The project machine's CPU (Zen 5) without AVX512-FP16, which `host` would pick.
+// out(x) = ext(x) * 0.5 + pre(x), pre(x) = in(x) + 1, where ext is the
+// extern stage `extern_function` (defined by the test) named `stage_name`,
+// over 256 points: a pipeline whose candidates run the test's own code.
+struct ExternStagePipe {
+    Halide::Func out;
+    std::vector<Halide::Internal::Function> functions() const { return {out.function()}; }
+};
+
+inline ExternStagePipe extern_stage_pipe(const std::string &extern_function, const std::string &stage_name) {
+    using namespace Halide;
+    ImageParam in(Float(32), 1, "in");
+    in.dim(0).set_estimate(0, 256);
+    Var x("x");
+    Func pre("pre"), ext(stage_name), out("after");
+    pre(x) = in(x) + 1.f;
+    ext.define_extern(extern_function, {pre}, Float(32), 1);
+    out(x) = ext(x) * 0.5f + pre(x);
+    out.set_estimate(x, 0, 256);
+    return {out};
+}
+
+// Every Func of `dag` computed at root.
+inline ansor::State every_func_at_root(const ansor::PipelineDAG &dag) {
+    ansor::State s(dag);
+    for (size_t i = 0; i < dag.nodes().size(); i++) ansor::add_compute_root(s, (int)i);
+    return s;
+}
+
 inline Halide::Target cpu_target() {
     return Halide::Target(ansor::project_cpu_target());
 }

@@ -9,6 +9,7 @@
 // in this test binary, which the JIT resolves through ENABLE_EXPORTS), as a
 // user's extern code would misbehave: nothing in the product is test-only.
 #include "measure/measurer.h"
+#include "measure_test_support.h"
 #include "measure/temp_dirs.h"
 #include "sketch/sketch_rules.h"
 #include "util/errors.h"
@@ -162,30 +163,6 @@ namespace {
 
 const Halide::Target cpu(ansor::project_cpu_target());
 
-struct ExternPipe {
-    Halide::Func out;
-    std::vector<Halide::Internal::Function> functions() const { return {out.function()}; }
-};
-
-ExternPipe extern_pipe() {
-    using namespace Halide;
-    ImageParam in(Float(32), 1, "in");
-    in.dim(0).set_estimate(0, 256);
-    Var x("x");
-    Func pre("pre"), ext("misbehaving"), out("after");
-    pre(x) = in(x) + 1.f;
-    ext.define_extern("ansor_test_misbehave", {pre}, Float(32), 1);
-    out(x) = ext(x) * 0.5f + pre(x);
-    out.set_estimate(x, 0, 256);
-    return {out};
-}
-
-State all_at_root(const PipelineDAG &dag) {
-    State s(dag);
-    for (size_t i = 0; i < dag.nodes().size(); i++) add_compute_root(s, (int)i);
-    return s;
-}
-
 MeasureOptions sandboxed(int builders) {
     MeasureOptions o;
     o.target = cpu;
@@ -224,9 +201,9 @@ bool printable_ascii(const std::string &s) {
 }  // namespace
 
 TEST_CASE("sandbox: a misbehaving candidate is a recorded failure and the next candidate is still measured") {
-    ExternPipe p = extern_pipe();
+    ansor_test::ExternStagePipe p = ansor_test::extern_stage_pipe("ansor_test_misbehave", "misbehaving");
     PipelineDAG dag(p.functions(), 2);
-    const State root = all_at_root(dag);
+    const State root = ansor_test::every_func_at_root(dag);
     struct Case {
         Misbehaviour mode;
         const char *error;  // what its error must say
@@ -272,7 +249,7 @@ TEST_CASE("sandbox: a misbehaving candidate is a recorded failure and the next c
 }
 
 TEST_CASE("sandbox: the reference itself runs under the memory limit, and its failure says so") {
-    ExternPipe p = extern_pipe();
+    ansor_test::ExternStagePipe p = ansor_test::extern_stage_pipe("ansor_test_misbehave", "misbehaving");
     PipelineDAG dag(p.functions(), 2);
     arm(Misbehaviour::Allocate);
     CHECK_THROWS_WITH_AS(ForkMeasurer(dag, sandboxed(1)), doctest::Contains("malloc failed after"), UserError);
@@ -280,9 +257,9 @@ TEST_CASE("sandbox: the reference itself runs under the memory limit, and its fa
 }
 
 TEST_CASE("sandbox: a tuner killed with kill -9 leaves no measuring process behind") {
-    ExternPipe p = extern_pipe();
+    ansor_test::ExternStagePipe p = ansor_test::extern_stage_pipe("ansor_test_misbehave", "misbehaving");
     PipelineDAG dag(p.functions(), 2);
-    const State root = all_at_root(dag);
+    const State root = ansor_test::every_func_at_root(dag);
     arm(Misbehaviour::None);
     witness()->armed = 0;
     std::fflush(stdout);

@@ -6,6 +6,7 @@
 // behaviour comes from an extern stage defined in this test binary.
 #include "measure/child_limits.h"
 #include "measure/measurer.h"
+#include "measure_test_support.h"
 #include "measure/sandbox.h"
 #include "measure/subprocess.h"
 #include "measure/temp_dirs.h"
@@ -118,30 +119,6 @@ int ansor_test_limited(halide_buffer_t *in, halide_buffer_t *out) {
 
 namespace {
 
-struct LimitedPipe {
-    Halide::Func out;
-    std::vector<Halide::Internal::Function> functions() const { return {out.function()}; }
-};
-
-LimitedPipe limited_pipe() {
-    using namespace Halide;
-    ImageParam in(Float(32), 1, "in");
-    in.dim(0).set_estimate(0, 256);
-    Var x("x");
-    Func pre("pre"), ext("limited"), out("after");
-    pre(x) = in(x) + 1.f;
-    ext.define_extern("ansor_test_limited", {pre}, Float(32), 1);
-    out(x) = ext(x) * 0.5f + pre(x);
-    out.set_estimate(x, 0, 256);
-    return {out};
-}
-
-State all_at_root(const PipelineDAG &dag) {
-    State s(dag);
-    for (size_t i = 0; i < dag.nodes().size(); i++) add_compute_root(s, (int)i);
-    return s;
-}
-
 MeasureOptions options() {
     MeasureOptions o;
     o.target = Halide::Target(project_cpu_target());
@@ -241,9 +218,9 @@ TEST_CASE("sandbox limits: the kernel stops a child past its CPU time or its fil
 }
 
 TEST_CASE("sandbox limits: a candidate runs with its limits in a scratch directory removed after it, crashed or not") {
-    LimitedPipe p = limited_pipe();
+    ansor_test::ExternStagePipe p = ansor_test::extern_stage_pipe("ansor_test_limited", "limited");
     PipelineDAG dag(p.functions(), 2);
-    const State root = all_at_root(dag);
+    const State root = ansor_test::every_func_at_root(dag);
     witness()->armed = 0;
     const MeasureOptions o = options();
     ForkMeasurer measurer(dag, o);
@@ -290,11 +267,11 @@ TEST_CASE("sandbox limits: a fork bomb in a candidate stops at the task limit") 
         if (getuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(3);
         int code = 4;
         try {
-            LimitedPipe p = limited_pipe();
+            ansor_test::ExternStagePipe p = ansor_test::extern_stage_pipe("ansor_test_limited", "limited");
             PipelineDAG dag(p.functions(), 2);
             ForkMeasurer measurer(dag, options());
             arm(Behaviour::ForkBomb);
-            const std::vector<MeasureResult> r = measurer.measure({all_at_root(dag)});
+            const std::vector<MeasureResult> r = measurer.measure({ansor_test::every_func_at_root(dag)});
             code = !r[0].ok && r[0].error.find("fork failed after") != std::string::npos ? 0 : 5;
             if (code) std::fprintf(stderr, "%s\n", r[0].error.c_str());
         } catch (const std::exception &e) {
