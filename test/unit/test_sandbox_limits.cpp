@@ -103,16 +103,9 @@ int behave() {
 extern "C" {
 // out(x) = 2 * in(x), after the armed behaviour in the first process that runs it.
 int ansor_test_limited(halide_buffer_t *in, halide_buffer_t *out) {
-    if (in->is_bounds_query()) {
-        in->dim[0].min = out->dim[0].min;
-        in->dim[0].extent = out->dim[0].extent;
-        return 0;
-    }
     int expected = 1;
-    if (witness()->armed.compare_exchange_strong(expected, 0) && behave() != 0) return -1;
-    const float *src = reinterpret_cast<const float *>(in->host);
-    float *dst = reinterpret_cast<float *>(out->host);
-    for (int i = 0; i < out->dim[0].extent; i++) dst[i] = 2.f * src[out->dim[0].min + i - in->dim[0].min];
+    if (!in->is_bounds_query() && witness()->armed.compare_exchange_strong(expected, 0) && behave() != 0) return -1;
+    ansor_test::extern_stage_double(in, out);
     return 0;
 }
 }
