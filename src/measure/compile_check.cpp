@@ -76,35 +76,45 @@ std::string first_lines(const std::string &text, size_t most) {
 
 }  // namespace
 
-CompileCheck check_compiles(const PipelineDAG &dag, const State &state, const Halide::Target &target,
-                            double timeout_s, uint64_t memory_limit_bytes) {
-    CompileCheck result;
+struct CompileCheckRun::Child {
     // The parent owns the scratch directory, so that a child killed at the
     // time limit leaves nothing behind.
     TempDir scratch;
+    pid_t pid = -1;
+    int fd = -1;
+    double start = 0, timeout_s = 0;
+    std::string error;  // set when the child could not be started
+    bool done = false;
+};
+
+CompileCheckRun::CompileCheckRun(const PipelineDAG &dag, const State &state, const Halide::Target &target,
+                                 double timeout_s, uint64_t memory_limit_bytes)
+    : child_(std::make_unique<Child>()) {
+    Child &c = *child_;
+    c.timeout_s = timeout_s;
     try {
-        scratch = TempDir("ansor-compile-check");
+        c.scratch = TempDir("ansor-compile-check");
     } catch (const UserError &e) {
-        result.error = e.what();
-        return result;
+        c.error = e.what();
+        return;
     }
-    const std::string &dir = scratch.path();
+    const std::string &dir = c.scratch.path();
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) {
-        result.error = std::string("cannot create a pipe for the compile check: ") + std::strerror(errno);
-        return result;
+        c.error = std::string("cannot create a pipe for the compile check: ") + std::strerror(errno);
+        return;
     }
     std::fflush(stdout);
     std::fflush(stderr);
-    const double start = steady_now_s();
+    c.start = steady_now_s();
     const pid_t tuner = getpid();
     const pid_t pid = fork();
     if (pid < 0) {
         const int error = errno;
         close(fds[0]);
         close(fds[1]);
-        result.error = std::string("cannot fork the compile check: ") + std::strerror(error);
-        return result;
+        c.error = std::string("cannot fork the compile check: ") + std::strerror(error);
+        return;
     }
     if (pid == 0) {
         close(fds[0]);
@@ -115,15 +125,36 @@ CompileCheck check_compiles(const PipelineDAG &dag, const State &state, const Ha
     }
     adopt_group(pid);
     close(fds[1]);
+    c.pid = pid;
+    c.fd = fds[0];
+}
+
+CompileCheckRun::~CompileCheckRun() {
+    if (child_->pid > 0 && !child_->done) {
+        kill_group(child_->pid);
+        reap(child_->pid, 5);
+    }
+    if (child_->fd >= 0) close(child_->fd);
+}
+
+CompileCheck CompileCheckRun::wait() {
+    Child &c = *child_;
+    CompileCheck result;
+    if (c.pid <= 0 || c.done) {
+        result.error = c.error.empty() ? "the compile check was already collected" : c.error;
+        return result;
+    }
     bool ended = false;
-    const std::string output = read_until(fds[0], pid, start + timeout_s, ended);
-    close(fds[0]);
-    kill_group(pid);
-    const int status = reap(pid, 5);
-    result.seconds = steady_now_s() - start;
+    const std::string output = read_until(c.fd, c.pid, c.start + c.timeout_s, ended);
+    close(c.fd);
+    c.fd = -1;
+    kill_group(c.pid);
+    const int status = reap(c.pid, 5);
+    c.done = true;
+    result.seconds = steady_now_s() - c.start;
     if (!ended) {
         result.timed_out = true;
-        result.error = "did not compile in " + std::to_string((int)timeout_s) + " s";
+        result.error = "did not compile in " + std::to_string((int)c.timeout_s) + " s";
     } else if (output.find(kCompiledLine) != std::string::npos) {
         result.ok = true;
     } else if (WIFSIGNALED(status)) {
@@ -134,6 +165,11 @@ CompileCheck check_compiles(const PipelineDAG &dag, const State &state, const Ha
         if (result.error.empty()) result.error = "the compile check ended without a word";
     }
     return result;
+}
+
+CompileCheck check_compiles(const PipelineDAG &dag, const State &state, const Halide::Target &target,
+                            double timeout_s, uint64_t memory_limit_bytes) {
+    return CompileCheckRun(dag, state, target, timeout_s, memory_limit_bytes).wait();
 }
 
 }  // namespace ansor

@@ -11,6 +11,7 @@
 #include <Halide.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace ansor {
@@ -20,6 +21,25 @@ struct CompileCheck {
     bool timed_out = false;  // stopped at the time limit: it might compile given longer
     std::string error;  // why not: Halide's error, the crash, or the time limit
     double seconds = 0;
+};
+
+// A compile check running in a child of its own from construction, so that
+// several can run at once (one per core); wait() collects its verdict, and
+// destroying it first stops the child (and removes its scratch directory).
+class CompileCheckRun {
+public:
+    CompileCheckRun(const PipelineDAG &dag, const State &state, const Halide::Target &target, double timeout_s,
+                    uint64_t memory_limit_bytes);
+    ~CompileCheckRun();
+    CompileCheckRun(const CompileCheckRun &) = delete;
+    CompileCheckRun &operator=(const CompileCheckRun &) = delete;
+
+    // Blocks until the child ends or its time limit (counted from the start) passes.
+    CompileCheck wait();
+
+private:
+    struct Child;
+    std::unique_ptr<Child> child_;
 };
 
 CompileCheck check_compiles(const PipelineDAG &dag, const State &state, const Halide::Target &target,

@@ -77,6 +77,12 @@ std::vector<Directive> SplitStep::lower(const LoopNest &m) const {
     const ModelFunc &f = m.func(func_);
     const bool overcompute_reads_outside = read_through_clamp(m.dag(), f.dag_index) &&
                                            reads_input_unclamped(m.dag(), f.dag_index);
+    // A piece of an earlier split split again into whole tiles computes no
+    // point outside that piece's range, so it needs no guard of its own;
+    // Halide 14 infers wrong bounds for the other dims of a loop fused with
+    // the outer half of such a doubly guarded split (reads before an input).
+    const bool exact = old.extent % inner == 0;
+    const bool splits_a_piece = !(old.origins.size() == 1 && old.origins[0].first == old.name);
     for (size_t i = 0; i < factors.size(); i++) {
         Directive d;
         d.kind = Directive::Kind::Split;
@@ -87,7 +93,7 @@ std::vector<Directive> SplitStep::lower(const LoopNest &m) const {
         d.loops = {{remaining, rvar}, {names[i], rvar}, {rest, rvar}};
         d.factor = inner;
         // Only the outermost split can have a tail: the rest split exact products.
-        if (i == 0 && !rvar && overcompute_reads_outside) {
+        if (i == 0 && !rvar && overcompute_reads_outside && !(exact && splits_a_piece)) {
             // ShiftInwards (what Auto picks for a pure var) computes a whole
             // tile even where the Func's region is narrower than one, as it
             // is near a border its consumer clamps (a boundary condition):

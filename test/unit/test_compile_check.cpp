@@ -12,6 +12,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <random>
 
 using namespace ansor;
@@ -72,6 +73,34 @@ TEST_CASE("compile check: a program that compiles passes; one past the time limi
     if (old_tmpdir) setenv("TMPDIR", saved.c_str(), 1); else unsetenv("TMPDIR");
     CHECK_FALSE(late.ok);
     CHECK(late.error.find("did not compile in") != std::string::npos);
+    CHECK(std::filesystem::is_empty(scratch));
+    std::filesystem::remove_all(scratch);
+}
+
+TEST_CASE("compile check: runs started together each give their own verdict; one dropped unread leaves nothing") {
+    ansor_test::Pipe p = ansor_test::make_blur(200, 100);
+    PipelineDAG dag(p.functions(), 2);
+    Sampling sampling(dag);
+    std::mt19937_64 rng(2);
+    std::optional<State> a = sampling.sampler.sample(rng), b = sampling.sampler.sample(rng);
+    REQUIRE(a);
+    REQUIRE(b);
+    char scratch[] = "/tmp/ansor-compile-check-test-XXXXXX";
+    REQUIRE(mkdtemp(scratch));
+    const char *old_tmpdir = std::getenv("TMPDIR");
+    const std::string saved = old_tmpdir ? old_tmpdir : "";
+    setenv("TMPDIR", scratch, 1);
+    {
+        CompileCheckRun first(dag, *a, ansor_test::cpu_target(), 60, 0);
+        CompileCheckRun second(dag, *b, ansor_test::cpu_target(), 60, 0);
+        auto late = std::make_unique<CompileCheckRun>(dag, *b, ansor_test::cpu_target(), 60, 0);
+        const CompileCheck one = first.wait(), two = second.wait();
+        CHECK_MESSAGE(one.ok, one.error);
+        CHECK_MESSAGE(two.ok, two.error);
+        CHECK(second.wait().error == "the compile check was already collected");
+        late.reset();  // stopped while it may still compile
+    }
+    if (old_tmpdir) setenv("TMPDIR", saved.c_str(), 1); else unsetenv("TMPDIR");
     CHECK(std::filesystem::is_empty(scratch));
     std::filesystem::remove_all(scratch);
 }
