@@ -23,7 +23,7 @@
 #include "cli.h"
 #include "dag/pipeline_dag.h"
 #include "generator_pipeline.h"
-#include "measure/fresh_process_measurer.h"
+#include "measure/make_measurer.h"
 #include "measure/measurer.h"
 #include "options/options.h"
 #include "records/tuning_log.h"
@@ -184,9 +184,7 @@ std::string run_case(const Args &a, const Case &c) {
     ansor::SessionSettings settings = ansor::session_settings(ansor::Options::from_environment(), dag, target);
     settings.measure.threads = kParallelism;
     // As the session measures: HL_ANSOR_TIMING picks the measurer.
-    std::unique_ptr<ansor::Measurer> measurer;
-    if (settings.measure.fresh_process) measurer = std::make_unique<ansor::FreshProcessMeasurer>(dag, settings.measure);
-    else measurer = std::make_unique<ansor::ForkMeasurer>(dag, settings.measure);
+    std::unique_ptr<ansor::Measurer> measurer = ansor::make_measurer(dag, settings.measure, {}).measurer;
 
     std::vector<double> tuner, delivered;
     for (int r = 0; r < a.rounds; r++) {

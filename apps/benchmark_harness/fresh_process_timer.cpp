@@ -1,22 +1,35 @@
 #include "fresh_process_timer.h"
 
-#include "measure/gpu_runner_location.h"
 #include "measure/reference_inputs.h"
 #include "measure/runner_files.h"
+#include "measure/runner_location.h"
 #include "measure/subprocess.h"
+#include "options/options.h"
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 
 namespace ansor_harness {
 
 namespace {
 
-// RunGen's sampling (0.1 s to reach, 0.4 s at most): ansor_gpu_runner's
+// RunGen's sampling (0.1 s to reach, 0.4 s at most): ansor_runner's
 // --sample-seconds S samples for S/2 to 2S.
 constexpr double kRunnerSampleSeconds = 0.2;
+
+// The runner's path as the plugin reads it (HL_ANSOR_RUNNER, or its
+// deprecated old name), "" when neither is set.
+std::string given_runner() {
+    std::map<std::string, std::string> vars;
+    for (const char *name : {"HL_ANSOR_RUNNER", "HL_ANSOR_GPU_RUNNER"}) {
+        const char *value = std::getenv(name);
+        if (value && *value) vars[name] = value;
+    }
+    return ansor::Options::from_map(vars).runner;
+}
 
 double now_s() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -28,8 +41,7 @@ FreshProcessTimer::FreshProcessTimer(const Halide::Pipeline &pipeline, const Hal
                                      const std::string &dir, int threads)
     : dir_(dir), threads_(threads) {
     std::filesystem::create_directories(dir);
-    const char *given = std::getenv("HL_ANSOR_GPU_RUNNER");
-    runner_ = ansor::gpu_runner_path(given ? given : "");
+    runner_ = ansor::runner_path(given_runner());
     program_ = ansor::build_cpu_runner_program(pipeline, target, dir, "variant");
 }
 
@@ -44,7 +56,7 @@ nlohmann::json FreshProcessTimer::run_runner(const std::vector<std::string> &opt
     const ansor::ProcessResult r = ansor::run_process(argv, {"HL_NUM_THREADS=" + std::to_string(threads_)});
     const nlohmann::json result = ansor::last_json_line(r.output);
     if (r.exit_code != 0 || !result.is_object()) {
-        throw std::runtime_error(std::string(ansor::kGpuRunnerName) + " failed (" + r.describe() +
+        throw std::runtime_error(std::string(ansor::kRunnerName) + " failed (" + r.describe() +
                                  "): " + ansor::output_tail(r.output));
     }
     return result;
@@ -67,7 +79,7 @@ std::vector<double> FreshProcessTimer::samples_ms(int count, double budget_s) {
     for (int i = 0; i < count && (i == 0 || now_s() - begin < budget_s); i++) {
         const nlohmann::json result = run_runner({"--runs", "1", "--sample-seconds", std::to_string(kRunnerSampleSeconds)});
         if (!result.contains("min_ms")) {
-            throw std::runtime_error(std::string(ansor::kGpuRunnerName) + " gave no time: " + result.dump());
+            throw std::runtime_error(std::string(ansor::kRunnerName) + " gave no time: " + result.dump());
         }
         out.push_back(result["min_ms"].get<double>());
     }

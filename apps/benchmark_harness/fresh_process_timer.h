@@ -1,6 +1,6 @@
 #pragma once
 // Times a Halide variant the way its user's process runs it: built ahead of
-// time into a shared object and run by ansor_gpu_runner, a process of its
+// time into a shared object and run by ansor_runner, a process of its
 // own for every sample, timed as RunGen times a built generator
 // (src/measure/run_timing.h) on the inputs the variant's JIT copy ran on.
 //

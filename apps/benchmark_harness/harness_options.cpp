@@ -87,7 +87,7 @@ HarnessOptions parse_harness_options(int argc, char **argv) {
     p.option("--rounds", &o.rounds, "timing: interleaved rounds per variant", "R");
     p.option("--samples", &o.samples, "timing: samples per round; the median of all", "S");
     p.option("--timing", &o.timing, "how a Halide variant's sample is taken: fresh-process (the variant built ahead\n"
-             "                             of time and run by ansor_gpu_runner in a process of its own, RunGen's best sample per\n"
+             "                             of time and run by ansor_runner in a process of its own, RunGen's best sample per\n"
              "                             run) or in-worker (the JIT copy in its worker, the mean of 10 ms of runs)",
              "fresh-process|in-worker");
     p.option("--threads", &o.threads, "threads of every variant");

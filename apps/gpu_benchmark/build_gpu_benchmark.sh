@@ -5,8 +5,8 @@
 #   - for every shape below, the suite generator scheduled by Ansor and by
 #     Halide's Li2018 for a CUDA target, and built unscheduled for the host
 #     CPU (the reference the GPU outputs are compared with), each as a shared
-#     object that ansor_gpu_runner loads;
-#   - ansor_gpu_runner itself (it links no Halide), vendor_gpu.py (cuBLAS and
+#     object that ansor_runner loads;
+#   - ansor_runner itself (it links no Halide), vendor_gpu.py (cuBLAS and
 #     cuDNN through PyTorch) and the script that runs it all.
 #
 #   apps/gpu_benchmark/build_gpu_benchmark.sh OUT_DIR [BUILD_DIR]
@@ -21,7 +21,7 @@ build=$(realpath "${2:-build}")
 here=$(dirname "$(realpath "$0")")
 gen=$build/generators/ansor_operators.generator
 plugin=$build/autoscheduler/libansor.so
-runner=$build/autoscheduler/ansor_gpu_runner  # the build puts it beside libansor.so
+runner=$build/autoscheduler/ansor_runner  # the build puts it beside libansor.so
 peers=/usr/lib/x86_64-linux-gnu/halide14
 cpu_target=x86-64-linux-avx-avx2-f16c-fma-sse41
 gpu_target=$cpu_target-cuda-cuda_capability_80

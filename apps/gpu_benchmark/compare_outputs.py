@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compares the outputs two ansor_gpu_runner runs wrote (--outputs-dir).
+"""Compares the outputs two ansor_runner runs wrote (--outputs-dir).
 
     compare_outputs.py REFERENCE_DIR CANDIDATE_DIR [TOLERANCE]
 

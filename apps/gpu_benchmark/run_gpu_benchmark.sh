@@ -10,7 +10,7 @@
 set -uo pipefail
 rounds=${1:-3}
 runs=50
-./ansor_gpu_runner --probe cuda || { echo "no usable CUDA device" >&2; exit 1; }
+./ansor_runner --probe cuda || { echo "no usable CUDA device" >&2; exit 1; }
 min_ms() { python3 -c 'import json,sys; print(json.loads(sys.stdin.read().strip().splitlines()[-1])["min_ms"])'; }
 # Keeps the lesser of a time and the best so far ("nan" for a run that failed).
 keep_best() {
@@ -25,13 +25,13 @@ declare -A best
 while read -r name op params; do
   for v in "${variants[@]}"; do
     mkdir -p "${v}_$name"
-    ./ansor_gpu_runner "./${name}_$v.so" "${name}_$v" --random-inputs 7 --outputs-dir "${v}_$name" --runs 0 > /dev/null ||
+    ./ansor_runner "./${name}_$v.so" "${name}_$v" --random-inputs 7 --outputs-dir "${v}_$name" --runs 0 > /dev/null ||
       echo "$name $v: FAILED to run"
   done
   ref=li2018_$name against="Li2018's output"
   if [[ -f ${name}_cpu.so ]]; then
     mkdir -p "ref_$name"
-    ./ansor_gpu_runner "./${name}_cpu.so" "${name}_cpu" --random-inputs 7 --outputs-dir "ref_$name" --runs 0 > /dev/null
+    ./ansor_runner "./${name}_cpu.so" "${name}_cpu" --random-inputs 7 --outputs-dir "ref_$name" --runs 0 > /dev/null
     ref=ref_$name against="the CPU reference"
   fi
   for v in "${variants[@]}"; do
@@ -45,7 +45,7 @@ for ((r = 0; r < rounds; r++)); do
   while read -r name op params; do
     dims=$(echo "$params" | sed 's/[A-Za-z]*=//g')
     for v in "${variants[@]}"; do
-      t=$(./ansor_gpu_runner "./${name}_$v.so" "${name}_$v" --random-inputs 7 --runs $runs 2>/dev/null | min_ms 2>/dev/null) || t=nan
+      t=$(./ansor_runner "./${name}_$v.so" "${name}_$v" --random-inputs 7 --runs $runs 2>/dev/null | min_ms 2>/dev/null) || t=nan
       [[ -n $t ]] || t=nan
       keep_best "$name/$v" "$t"
     done

@@ -5,7 +5,7 @@
     vendor_gpu.py c2d N H W CI CO k s p  -> cuDNN (torch conv2d, NHWC as the c2d generator)
 
 Prints one line `<library> <min_ms> <median_ms>`: samples of back-to-back
-calls, each sample ended by a device synchronisation, as the GPU runner
+calls, each sample ended by a device synchronisation, as ansor_runner
 times a Halide pipeline. Runs where PyTorch sees a CUDA device.
 """
 import statistics

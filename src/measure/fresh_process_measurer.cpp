@@ -22,7 +22,7 @@ namespace {
 MeasureOptions cpu_options(const PipelineDAG &dag, MeasureOptions options) {
     if (options.target.has_gpu_feature()) {
         throw UserError("timing in a fresh process is for CPU targets; " + options.target.to_string() +
-                        " has a GPU API (GPU programs are always run by ansor_gpu_runner)");
+                        " has a GPU API (GPU programs are always run by ansor_runner)");
     }
     const std::string obstacle = fresh_process_obstacle(dag);
     if (!obstacle.empty()) throw UserError("cannot time candidates in a fresh process: " + obstacle);

@@ -9,7 +9,7 @@
 // 1.57x slower under RunGen than in the tuner.
 //
 // Here each candidate is AOT-compiled into a shared object in a sandboxed
-// child (RunnerMeasurer) and run by ansor_gpu_runner, a fresh process that
+// child (RunnerMeasurer) and run by ansor_runner, a fresh process that
 // links no Halide, on the reference's inputs; its outputs are checked
 // against the reference by output_check.h's rules, and it is timed as
 // RunGen times (run_timing.h). Each candidate costs a link
@@ -33,7 +33,7 @@ public:
     // options.target must be a CPU target and the pipeline free of
     // fresh_process_obstacle (UserError otherwise). Runs the reference
     // (MeasurementUnavailable as ForkMeasurer throws it) and finds the
-    // runner (gpu_runner_location.h).
+    // runner (runner_location.h).
     FreshProcessMeasurer(const PipelineDAG &dag, MeasureOptions options);
 
 private:

@@ -1,5 +1,5 @@
 #pragma once
-// Builds a GPU-scheduled Halide pipeline for ansor_gpu_runner and checks it
+// Builds a GPU-scheduled Halide pipeline for ansor_runner and checks it
 // statically (docs/gpu.md, "Measuring and verifying GPU programs"):
 //
 //  1. AOT-compiles the pipeline for the GPU target into a static library in
@@ -70,7 +70,7 @@ struct GpuBuild {
     std::string dir;             // where the files are
     std::string function;        // the pipeline's C name: <function>_argv, <function>_metadata
     std::string static_library;  // <dir>/<function>.a
-    std::string shared_object;   // <dir>/<function>.so, for ansor_gpu_runner
+    std::string shared_object;   // <dir>/<function>.so, for ansor_runner
     std::vector<KernelLaunch> launches;
     std::string device_code;               // PTX (CUDA) or OpenCL C
     std::vector<KernelResources> kernels;  // CUDA: from ptxas; empty otherwise

@@ -2,7 +2,7 @@
 
 #include "measure/input_reads.h"
 #include "measure/gpu_build.h"
-#include "measure/gpu_runner_location.h"
+#include "measure/runner_location.h"
 #include "measure/measure_child.h"
 #include "measure/pipeline_runner.h"
 #include "measure/reference_inputs.h"
@@ -22,7 +22,7 @@ namespace ansor {
 
 namespace {
 
-// What ansor_gpu_runner --probe says: whether usable, the device to run on
+// What ansor_runner --probe says: whether usable, the device to run on
 // and the environment that selects it.
 struct Probe {
     bool usable = false;

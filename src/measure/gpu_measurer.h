@@ -8,11 +8,11 @@
 //  * Each candidate is built in a sandboxed child of ForkMeasurer's batch
 //    machinery (builders, deadlines, sandbox.h): gpu_build.h compiles it
 //    ahead of time into a shared object and, for CUDA, checks its kernels
-//    with ptxas against GpuLimits. Then ansor_gpu_runner, a separate
+//    with ptxas against GpuLimits. Then ansor_runner, a separate
 //    executable without Halide, runs it on the reference's inputs (a
 //    candidate reading an input beyond them is rejected: input_reads.h), and the
 //    outputs are checked against the reference by output_check.h's rules.
-//  * Devices: a CUDA target runs when `ansor_gpu_runner --probe cuda` finds a
+//  * Devices: a CUDA target runs when `ansor_runner --probe cuda` finds a
 //    device; without one a candidate that builds and passes ptxas comes back
 //    with not_run set and error "not run: no CUDA device ..." (no failure,
 //    no time). With `verify_cuda_on_opencl`, such a candidate is also built
@@ -41,7 +41,7 @@ class GpuMeasurer : public RunnerMeasurer {
 public:
     // options.target must have a GPU API (UserError otherwise). Runs the
     // reference on the target's CPU part (MeasurementUnavailable as
-    // ForkMeasurer throws it), finds the runner (gpu_runner_location.h) and
+    // ForkMeasurer throws it), finds the runner (runner_location.h) and
     // probes the device.
     GpuMeasurer(const PipelineDAG &dag, MeasureOptions options, GpuMeasureSettings settings = {});
 

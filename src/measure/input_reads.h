@@ -12,7 +12,7 @@
 
 namespace ansor {
 
-// Asks ansor_gpu_runner (`runner`, `library`, `function`) for the region each
+// Asks ansor_runner (`runner`, `library`, `function`) for the region each
 // input is read over (a bounds query on the reference's inputs file
 // `reference_spec`); throws GpuProgramRejected naming the first input read
 // beyond the file's region in a dimension the pipeline does not pin.

@@ -59,11 +59,11 @@ struct MeasureOptions {
     // process (FreshProcessMeasurer) instead of the forked child
     // (HL_ANSOR_TIMING). ForkMeasurer itself ignores it.
     bool fresh_process = false;
-    // ansor_gpu_runner's path for GPU targets and fresh-process timing (HL_ANSOR_GPU_RUNNER; "": found
-    // as gpu_runner_location.h says).
-    std::string gpu_runner;
+    // ansor_runner's path for GPU targets and fresh-process timing (HL_ANSOR_RUNNER; "": found
+    // as runner_location.h says).
+    std::string runner;
     // When set, the reference child also writes the inputs it ran on to this
-    // directory, as ansor_gpu_runner reads them (runner_files.h; inputs.json
+    // directory, as ansor_runner reads them (runner_files.h; inputs.json
     // names the files and the outputs' regions), so that another process
     // can run a candidate on the same values (GpuMeasurer).
     std::string reference_inputs_dir;

@@ -1,6 +1,6 @@
 #pragma once
 // The reference's inputs written for another process (GpuMeasurer's
-// ansor_gpu_runner), so that a candidate runs on exactly the values the
+// ansor_runner), so that a candidate runs on exactly the values the
 // reference ran on: one raw file per buffer input and inputs.json
 // (runner_files.h) naming them, with the output regions the reference
 // computed, in the order of the pipeline's outputs.

@@ -1,7 +1,7 @@
 #pragma once
 // The resource limits of a sandboxed measuring child (sandbox.h), set with
 // setrlimit right after the fork. They are inherited by whatever the child
-// forks or executes (the C compiler, ansor_gpu_runner), each process with
+// forks or executes (the C compiler, ansor_runner), each process with
 // its own CPU-time account.
 //
 //  - RLIMIT_CORE 0: a crashing candidate writes no core file. (A

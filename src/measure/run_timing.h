@@ -10,7 +10,7 @@
 // RunGen's (a third of its 0.1 s) includes it. A 0.2 ms softmax measured
 // 0.22 ms per run and 0.5-0.7 ms under RunGen's statistic, in the same
 // process with the same code (docs/design.md, "Measurement").
-// Halide-free: ansor_gpu_runner times programs in a process of its own with it.
+// Halide-free: ansor_runner times programs in a process of its own with it.
 #include <functional>
 
 namespace ansor {

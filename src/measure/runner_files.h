@@ -1,5 +1,5 @@
 #pragma once
-// The files ansor_gpu_runner reads and writes (docs/gpu.md, "Measuring and
+// The files ansor_runner reads and writes (docs/gpu.md, "Measuring and
 // verifying GPU programs"). Shared by the runner, which links neither Halide
 // nor ansor_core, and by GpuMeasurer: only the C++ library, nlohmann-json and
 // Halide's runtime header.

@@ -1,6 +1,6 @@
 #include "measure/runner_measurer.h"
 
-#include "measure/gpu_runner_location.h"
+#include "measure/runner_location.h"
 #include "measure/pipeline_runner.h"
 #include "measure/reference_inputs.h"
 #include "measure/runner_program.h"
@@ -15,7 +15,7 @@ namespace ansor {
 RunnerMeasurer::RunnerMeasurer(const PipelineDAG &dag, MeasureOptions options, MeasureOptions reference_options,
                                const std::string &work_dir_prefix)
     : dag_(dag), options_(std::move(options)) {
-    runner_ = gpu_runner_path(options_.gpu_runner);
+    runner_ = runner_path(options_.runner);
     work_dir_ = make_temp_dir(work_dir_prefix);
     try {
         std::filesystem::create_directories(reference_inputs_dir());

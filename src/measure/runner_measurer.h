@@ -4,7 +4,7 @@
 // writes the inputs it ran on to this measurer's work directory; each
 // candidate is built and run in a child of ForkMeasurer's batch machinery
 // (builders, deadlines, sandbox.h) by the subclass's build_and_run, which
-// has ansor_gpu_runner run it in a process of its own
+// has ansor_runner run it in a process of its own
 // (runner_program.h).
 #include "measure/measurer.h"
 
@@ -30,7 +30,7 @@ public:
     std::string reference_inputs_dir() const;
 
 protected:
-    // Finds the runner (gpu_runner_location.h), makes the work directory
+    // Finds the runner (runner_location.h), makes the work directory
     // <TMPDIR>/<work_dir_prefix>-<pid>-XXXXXX (temp_dirs.h) and runs the reference with
     // `reference_options` (MeasurementUnavailable as ForkMeasurer throws it).
     RunnerMeasurer(const PipelineDAG &dag, MeasureOptions options, MeasureOptions reference_options,

@@ -1,6 +1,6 @@
 #include "measure/runner_program.h"
 
-#include "measure/gpu_runner_location.h"
+#include "measure/runner_location.h"
 #include "measure/measure_child.h"
 #include "measure/output_check.h"
 #include "measure/reference_inputs.h"
@@ -81,7 +81,7 @@ void run_and_check_runner_program(const PipelineDAG &dag, const MeasureOptions &
     timed.end_s = steady_now_s();
     const nlohmann::json result = last_json_line(r.output);
     if (r.exit_code != 0 || result.is_null()) {
-        std::printf("error: %s failed (%s): %s\n", kGpuRunnerName, r.describe().c_str(), output_tail(r.output).c_str());
+        std::printf("error: %s failed (%s): %s\n", kRunnerName, r.describe().c_str(), output_tail(r.output).c_str());
         return;
     }
     const std::vector<RunnerBuffer> outputs = read_runner_outputs(run.outputs_dir + "/outputs.json");

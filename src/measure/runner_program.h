@@ -1,5 +1,5 @@
 #pragma once
-// A pipeline built ahead of time into a shared object that ansor_gpu_runner
+// A pipeline built ahead of time into a shared object that ansor_runner
 // loads and runs in a process of its own, and the measurement of one such
 // program: run on the reference's inputs, outputs checked against the
 // reference, the result line of measure_child.h's protocol. GpuMeasurer and
@@ -18,7 +18,7 @@ struct MeasureOptions;
 struct RunnerProgram {
     std::string function;        // the pipeline's C name: <function>_argv, <function>_metadata
     std::string static_library;  // <dir>/<function>.a (the Halide runtime inside)
-    std::string shared_object;   // <dir>/<function>.so, for ansor_gpu_runner
+    std::string shared_object;   // <dir>/<function>.so, for ansor_runner
 };
 
 // The file names of `function`'s build in `dir`.
@@ -43,7 +43,7 @@ nlohmann::json last_json_line(const std::string &output);
 // before their own cleanup (a hang, a crash, the memory limit) left behind.
 void remove_candidate_dirs(const std::string &work_dir);
 
-// What ansor_gpu_runner is asked to do for one measurement.
+// What ansor_runner is asked to do for one measurement.
 struct RunnerRun {
     std::string runner;             // its path
     std::vector<std::string> env;   // extra environment (the OpenCL device type)

@@ -1,5 +1,5 @@
 #pragma once
-// Runs a program (the C compiler, ptxas, ansor_gpu_runner) and collects its
+// Runs a program (the C compiler, ptxas, ansor_runner) and collects its
 // output. Called inside sandboxed measuring children: the program is forked
 // from the child, so it belongs to the child's process group and dies with
 // it when the measurer ends the child; the measurer's deadlines bound it.

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <functional>
 #include <initializer_list>
+#include <iostream>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -112,12 +113,18 @@ const std::map<std::string, Setter> &setters() {
              if (v.empty()) throw UserError(n + " is empty; give the path of a pretraining set");
              o.pretrain = v;
          }},
-        {"HL_ANSOR_GPU_RUNNER", [](Options &o, auto &n, auto &v) {
-             if (v.empty()) throw UserError(n + " is empty; give the path of ansor_gpu_runner");
-             o.gpu_runner = v;
+        {"HL_ANSOR_RUNNER", [](Options &o, auto &n, auto &v) {
+             if (v.empty()) throw UserError(n + " is empty; give the path of ansor_runner");
+             o.runner = v;
          }},
     };
     return s;
+}
+
+// Old names still read, each with the name that replaced it.
+const std::map<std::string, std::string> &renamed_options() {
+    static const std::map<std::string, std::string> r = {{"HL_ANSOR_GPU_RUNNER", "HL_ANSOR_RUNNER"}};
+    return r;
 }
 
 }  // namespace
@@ -161,7 +168,7 @@ const std::map<std::string, std::string> &Options::documentation() {
                                      "samples of back-to-back runs for half this many seconds (twice it at most), and "
                                      "the best sample's time per run is kept (default 0.2: RunGen's 0.1 s and 0.4 s)"},
         {"HL_ANSOR_TIMING", "where CPU candidates are timed: fresh-process (built as a shared object and run by "
-                            "ansor_gpu_runner, a process of its own, as RunGen runs a built generator: the time the "
+                            "ansor_runner, a process of its own, as RunGen runs a built generator: the time the "
                             "user gets; default, except for pipelines with extern stages) or in-tuner (JIT-compiled "
                             "in a child forked from the tuner, whose heap is not a fresh process's; 6% faster)"},
         {"HL_ANSOR_TOLERANCE", "relative error allowed on float outputs against the reference (default 1e-3)"},
@@ -204,19 +211,33 @@ const std::map<std::string, std::string> &Options::documentation() {
         {"HL_ANSOR_PRETRAIN", "pretraining set (ansor_export_pretraining): featurised measured programs of other "
                               "pipelines that train the cost model before the first round, so that it ranks from "
                               "the start (default: none)"},
-        {"HL_ANSOR_GPU_RUNNER", "path of ansor_gpu_runner, the process that runs GPU programs for measurement "
-                                "(docs/gpu.md; default: beside libansor.so, else in the build tree)"},
+        {"HL_ANSOR_RUNNER", "path of ansor_runner, the process that runs candidates for measurement: CPU "
+                            "programs under HL_ANSOR_TIMING=fresh-process, and GPU programs (docs/gpu.md; default: "
+                            "beside libansor.so, else in the build tree). HL_ANSOR_GPU_RUNNER, its old name, is "
+                            "still read, with a deprecation warning"},
     };
     return d;
 }
 
 int Options::default_builders() { return std::max(1, (int)std::thread::hardware_concurrency()); }
 
-Options Options::from_map(const std::map<std::string, std::string> &vars) {
+Options Options::from_map(const std::map<std::string, std::string> &vars) { return from_map(vars, std::cerr); }
+
+Options Options::from_map(const std::map<std::string, std::string> &vars, std::ostream &warnings) {
     Options o;
     for (const auto &kv : vars) {
         if (kv.first.compare(0, prefix.size(), prefix) != 0) continue;
-        auto it = setters().find(kv.first);
+        std::string name = kv.first;
+        if (auto renamed = renamed_options().find(name); renamed != renamed_options().end()) {
+            const std::string &current = renamed->second;
+            const bool both_set = vars.count(current) != 0;
+            warnings << "[ansor] warning: " << name << " is deprecated; use " << current;
+            if (both_set) warnings << " (both are set: " << current << " wins)";
+            warnings << "\n";
+            if (both_set) continue;
+            name = current;
+        }
+        auto it = setters().find(name);
         if (it == setters().end()) {
             std::string known;
             for (const auto &s : setters()) known += " " + s.first;

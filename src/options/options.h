@@ -6,6 +6,7 @@
 #include "util/memory_size.h"
 
 #include <cstdint>
+#include <iosfwd>
 #include <map>
 #include <string>
 
@@ -44,14 +45,17 @@ struct Options {
     double sketch_coverage_share = 0.25;   // HL_ANSOR_SKETCH_COVERAGE: share of a round for sketches not measured yet
     std::string log;                 // HL_ANSOR_LOG: JSON-lines tuning log (read to resume, appended to)
     std::string pretrain;            // HL_ANSOR_PRETRAIN: pretraining set of other pipelines' programs
-    std::string gpu_runner;          // HL_ANSOR_GPU_RUNNER: ansor_gpu_runner's path (measure/gpu_runner_location.h)
+    std::string runner;              // HL_ANSOR_RUNNER (formerly HL_ANSOR_GPU_RUNNER): ansor_runner's path (measure/runner_location.h)
     std::string model;               // HL_ANSOR_MODEL: cost model file the search starts from; "none"; "" = the shipped one
     std::string judge_model;         // HL_ANSOR_JUDGE_MODEL: model file that picks the zero-shot program; "none"; "" = the shipped one
 
     // Reads the process environment. Throws UserError for an unknown
-    // HL_ANSOR_ name or a malformed value.
+    // HL_ANSOR_ name or a malformed value. A renamed option's old name is
+    // read as the new one, with a deprecation warning on `warnings`
+    // (stderr); where both are set, the new name's value is kept.
     static Options from_environment();
     static Options from_map(const std::map<std::string, std::string> &vars);
+    static Options from_map(const std::map<std::string, std::string> &vars, std::ostream &warnings);
     // name -> one-line description, for the README and error messages.
     static const std::map<std::string, std::string> &documentation();
     // The machine's cores (std::thread::hardware_concurrency), at least 1.

@@ -4,11 +4,6 @@
 
 namespace ansor {
 
-bool times_gpu_programs(const GpuMeasurer &measurer) {
-    const std::string &d = measurer.run_device();
-    return d.rfind("cuda-gpu", 0) == 0 || d.rfind("opencl-gpu", 0) == 0;
-}
-
 GpuVerifiedChoice verify_gpu_candidates(GpuMeasurer &verifier, const std::vector<State> &ranked, size_t batch) {
     GpuVerifiedChoice choice;
     batch = std::max<size_t>(1, batch);

@@ -31,8 +31,4 @@ struct GpuVerifiedChoice {
 // time, stopping at the first batch holding a passing one.
 GpuVerifiedChoice verify_gpu_candidates(GpuMeasurer &verifier, const std::vector<State> &ranked, size_t batch);
 
-// Whether a GpuMeasurer's device times GPU programs (a GPU, not PoCL or
-// another CPU OpenCL device, and not a CUDA target left unrun).
-bool times_gpu_programs(const GpuMeasurer &measurer);
-
 }  // namespace ansor

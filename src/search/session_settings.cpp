@@ -39,7 +39,7 @@ MeasureOptions measure_options(const Options &o, const Halide::Target &target, i
     m.repeats = o.repeats;
     m.measure_seconds = o.measure_seconds;
     m.tolerance = o.tolerance;
-    m.gpu_runner = o.gpu_runner;
+    m.runner = o.runner;
     m.fresh_process = o.fresh_process_timing;
     return m;
 }
@@ -102,7 +102,7 @@ std::string describe(const SessionSettings &s) {
       << "measure.max_repeats=" << s.measure.max_repeats << "\n"
       << "measure.tolerance=" << s.measure.tolerance << "\n"
       << "measure.memory_limit_bytes=" << s.measure.memory_limit_bytes << "\n"
-      << "measure.gpu_runner=" << s.measure.gpu_runner << "\n"
+      << "measure.runner=" << s.measure.runner << "\n"
       << "measure.fresh_process=" << s.measure.fresh_process << "\n"
       << "tuner.policy=" << choice_name(s.tuner.policy) << "\n"
       << "tuner.trials=" << s.tuner.trials << "\n"

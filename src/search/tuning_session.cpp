@@ -3,8 +3,8 @@
 #include "model/gpu_launch_model.h"
 #include "model/make_cost_model.h"
 #include "model/model_file.h"
-#include "measure/fresh_process_measurer.h"
-#include "measure/gpu_measurer.h"
+#include "measure/gpu_verifier.h"
+#include "measure/make_measurer.h"
 #include "search/evolutionary_search.h"
 #include "search/gpu_choice.h"
 #include "search/idle_threads.h"
@@ -91,6 +91,7 @@ TuningSession::TuningSession(const PipelineDAG &dag, const Halide::Target &targe
         sketches_.erase(sketches_.begin() + (std::ptrdiff_t)settings_.max_sketches, sketches_.end());
     }
     annotator_ = std::make_unique<RandomAnnotator>(dag_, target_, settings_.annotation);
+    gpu_verifier_ = std::make_unique<GpuVerifier>(dag_, settings_.measure);
     sampler_ = std::make_unique<ProgramSampler>(sketches_, *annotator_);
     if (!settings_.log.empty()) {
         log_.emplace(settings_.log);
@@ -116,38 +117,13 @@ const PipelineKey &TuningSession::key() const {
 
 Measurer &TuningSession::measurer() {
     if (measurer_) return *measurer_;
-    if (parts_.make_measurer) {
-        measurer_ = parts_.make_measurer(dag_, settings_.measure);
-    } else if (gpu_) {
-        // GPU programs are timed only on a GPU; elsewhere the GPU launch
-        // model ranks and choose() verifies its first candidates (gpu_choice.h).
-        GpuMeasurer *gpu = gpu_verifier();
-        if (!gpu) throw MeasurementUnavailable(gpu_unverifiable_);
-        if (!times_gpu_programs(*gpu)) {
-            throw MeasurementUnavailable(
-                "no GPU here to time " + target_.to_string() + " programs on (" +
-                (gpu->run_device().empty() ? gpu->no_device_reason() : "programs run on " + gpu->run_device()) +
-                "): the GPU launch model ranks them, and the chosen one is verified before it is applied");
-        }
-        reference_ms_ = gpu->reference().min_ms;
-        measurer_ = std::move(gpu_verifier_);
-    } else if (const std::string why = why_this_cpu_cannot_run(settings_.measure.target); !why.empty()) {
-        // Built for another CPU (cross-compiling, or a target wider than this
-        // one): every candidate would die of an illegal instruction.
-        throw MeasurementUnavailable(why);
-    } else if (settings_.measure.fresh_process && fresh_process_obstacle(dag_).empty()) {
-        auto fresh = std::make_unique<FreshProcessMeasurer>(dag_, settings_.measure);
-        reference_ms_ = fresh->reference().min_ms;
-        measurer_ = std::move(fresh);
-    } else {
-        if (settings_.measure.fresh_process && settings_.progress) {
-            std::fprintf(stderr, "[ansor] candidates are timed in the tuner's forked child, not in a fresh process: %s\n",
-                         fresh_process_obstacle(dag_).c_str());
-        }
-        auto fork = std::make_unique<ForkMeasurer>(dag_, settings_.measure);
-        reference_ms_ = fork->reference().min_ms;
-        measurer_ = std::move(fork);
-    }
+    MeasurerSources sources;
+    sources.supplied = parts_.make_measurer;
+    sources.gpu_verifier = gpu_verifier_.get();
+    sources.progress = settings_.progress;
+    MadeMeasurer made = make_measurer(dag_, settings_.measure, sources);
+    measurer_ = std::move(made.measurer);
+    reference_ms_ = made.reference_ms;
     return *measurer_;
 }
 
@@ -419,9 +395,6 @@ std::vector<State> TuningSession::evolve_under(CostModel &ranker, int count, con
 
 namespace {
 
-// The least time, in seconds, a GPU candidate's verification is given.
-constexpr double kGpuVerifyMinTimeout_s = 60;
-
 // The first `leading` programs of `ranked`, then the best-ranked program of
 // each structure (State::structure_key) not yet among them, at most `limit`.
 std::vector<State> structurally_diverse(const std::vector<State> &ranked, size_t leading, size_t limit) {
@@ -439,23 +412,6 @@ std::vector<State> structurally_diverse(const std::vector<State> &ranked, size_t
 
 }  // namespace
 
-GpuMeasurer *TuningSession::gpu_verifier() {
-    if (gpu_verifier_ || !gpu_unverifiable_.empty()) return gpu_verifier_.get();
-    GpuMeasureSettings gpu_settings;
-    gpu_settings.verify_cuda_on_opencl = true;  // only where no CUDA device is found
-    // A GPU candidate compiles twice where no GPU runs it (for the target and
-    // for its OpenCL twin), and PoCL compiles its kernels again on the first
-    // run: the limit that catches a hung CPU compile is too tight for that.
-    MeasureOptions options = settings_.measure;
-    options.timeout_s = std::max(options.timeout_s, kGpuVerifyMinTimeout_s);
-    try {
-        gpu_verifier_ = std::make_unique<GpuMeasurer>(dag_, options, gpu_settings);
-    } catch (const MeasurementUnavailable &e) {
-        gpu_unverifiable_ = e.what();
-    }
-    return gpu_verifier_.get();
-}
-
 std::optional<State> TuningSession::verified_gpu_choice(SessionChoice::How &how) {
     // Candidates verified in order: few enough that verifying costs seconds
     // (each is built, and run on PoCL), and from every structure the model
@@ -470,11 +426,11 @@ std::optional<State> TuningSession::verified_gpu_choice(SessionChoice::How &how)
     if (ranked.empty()) return std::nullopt;
     how.zero_shot = true;
     how.ranked_by = launch.name();
-    GpuMeasurer *verifier = gpu_verifier();
+    GpuMeasurer *verifier = gpu_verifier_->get();
     if (!verifier) {
-        how.gpu_verification = "unverified: " + gpu_unverifiable_;
+        how.gpu_verification = "unverified: " + gpu_verifier_->why_unavailable();
         std::fprintf(stderr, "[ansor] warning: the GPU program cannot be verified here (%s); applying it unverified\n",
-                     gpu_unverifiable_.c_str());
+                     gpu_verifier_->why_unavailable().c_str());
         return ranked[0];
     }
     const size_t batch = (size_t)std::max(1, settings_.measure.builders);

@@ -10,6 +10,7 @@
 //   if (session.settings().tuner.trials > 0) session.tune();
 //   SessionChoice choice = session.choose();
 #include "measure/compile_check.h"
+#include "measure/make_measurer.h"
 #include "model/cost_model.h"
 #include "records/pipeline_key.h"
 #include "records/pretraining_set.h"
@@ -26,12 +27,12 @@
 
 namespace ansor {
 
-class GpuMeasurer;
+class GpuVerifier;
 
 // Components a tool supplies in place of the session's own.
 struct SessionParts {
-    // Default: a ForkMeasurer (compiles and runs each candidate in a child).
-    std::function<std::unique_ptr<Measurer>(const PipelineDAG &, const MeasureOptions &)> make_measurer;
+    // Default: the measurer make_measurer chooses (measure/make_measurer.h).
+    MeasurerFactory make_measurer;
     // Default: the model settings.cost_model names, pretrained on
     // settings.pretrain. A supplied model is used as it comes: whoever
     // shares it across pipelines pretrains it (ansor_tune_tasks' family models).
@@ -150,10 +151,6 @@ private:
     // under it (progress on stderr), best first, picked as `selection` says
     // (by default: EvolutionOptions::max_structure_share).
     std::vector<State> evolve_under(CostModel &ranker, int count, const Selection *selection = nullptr);
-    // GPU targets: the measurer that verifies programs where no GPU times
-    // them (gpu_choice.h); null, with the reason in gpu_unverifiable_, when
-    // the reference cannot run here.
-    GpuMeasurer *gpu_verifier();
     // GPU targets without a GPU: the ranked (or sampled) candidates verified
     // in order; the first that passes.
     std::optional<State> verified_gpu_choice(SessionChoice::How &how);
@@ -178,8 +175,9 @@ private:
     std::vector<State> pending_suggestions_;
     int64_t logged_trials_ = 0;  // index of the next record appended
     std::string not_measured_because_;  // set when the measurer could not be made
-    std::unique_ptr<GpuMeasurer> gpu_verifier_;
-    std::string gpu_unverifiable_;  // why gpu_verifier() is null, once tried
+    // GPU targets: times programs where a GPU does (adopted by measurer()),
+    // else verifies the chosen one (gpu_choice.h).
+    std::unique_ptr<GpuVerifier> gpu_verifier_;
 };
 
 }  // namespace ansor

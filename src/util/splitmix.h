@@ -1,7 +1,7 @@
 #pragma once
 // SplitMix64's output function: a well-mixed 64-bit value from a seed or a
 // counter. The one definition for every place that derives reproducible
-// values from a seed (measurement inputs, the GPU runner's buffers, corpus
+// values from a seed (measurement inputs, the runner's buffers, corpus
 // stage counts, graph weights).
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 // FreshProcessMeasurer: CPU candidates built as shared objects and run by
-// ansor_gpu_runner, a process of its own, on the reference's inputs.
+// ansor_runner, a process of its own, on the reference's inputs.
 #include "measure/fresh_process_measurer.h"
 #include "measure/runner_files.h"
 #include "measure/runner_program.h"

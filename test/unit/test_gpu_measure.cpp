@@ -1,9 +1,9 @@
 // GPU measurement without a GPU: hand-written Halide GPU schedules built
-// ahead of time, checked with ptxas (CUDA) and run by ansor_gpu_runner on
+// ahead of time, checked with ptxas (CUDA) and run by ansor_runner on
 // PoCL (OpenCL on the CPU), against the CPU reference.
 #include "measure/gpu_build.h"
 #include "measure/gpu_measurer.h"
-#include "measure/gpu_runner_location.h"
+#include "measure/runner_location.h"
 #include "measure/runner_files.h"
 #include "measure/subprocess.h"
 #include "options/options.h"
@@ -261,7 +261,7 @@ TEST_CASE("gpu build: ptxas reports are parsed per kernel and the limits name th
 TEST_CASE("gpu measure: a CUDA target without a device builds and checks but does not run; PoCL verifies it") {
     if (has_nvidia_device()) {
         // On a CUDA machine the candidates run there; the no-device path cannot be taken.
-        CHECK(run_process({gpu_runner_path(), "--probe", "cuda"}).exit_code == 0);
+        CHECK(run_process({runner_path(), "--probe", "cuda"}).exit_code == 0);
         return;
     }
     Gemm def;
@@ -290,8 +290,8 @@ TEST_CASE("gpu measure: a CUDA target without a device builds and checks but doe
     CHECK_MESSAGE(r[2].error.find("spill stores") != std::string::npos, r[2].error);
 }
 
-TEST_CASE("gpu runner: found beside the build, probes devices, and a missing one is a clear error") {
-    const std::string runner = gpu_runner_path();
+TEST_CASE("gpu measure: the runner is found beside the build, probes devices, and a missing one is a clear error") {
+    const std::string runner = runner_path();
     ProcessResult cuda_probe = run_process({runner, "--probe", "cuda"});
     if (has_nvidia_device()) {
         CHECK(cuda_probe.exit_code == 0);
@@ -328,9 +328,9 @@ TEST_CASE("gpu runner: found beside the build, probes devices, and a missing one
     CHECK(ldd.exit_code == 0);
     CHECK_MESSAGE(ldd.output.find("Halide") == std::string::npos, ldd.output);
 
-    // HL_ANSOR_GPU_RUNNER is a known option (the option parser rejects unknown HL_ANSOR_ names).
-    CHECK(Options::from_map({{"HL_ANSOR_GPU_RUNNER", runner}}).gpu_runner == runner);
-    CHECK(gpu_runner_path(runner) == runner);
-    CHECK_THROWS_WITH_AS(gpu_runner_path("/nonexistent/ansor_gpu_runner"), doctest::Contains("/nonexistent/ansor_gpu_runner"),
+    // HL_ANSOR_RUNNER is a known option (the option parser rejects unknown HL_ANSOR_ names).
+    CHECK(Options::from_map({{"HL_ANSOR_RUNNER", runner}}).runner == runner);
+    CHECK(runner_path(runner) == runner);
+    CHECK_THROWS_WITH_AS(runner_path("/nonexistent/ansor_runner"), doctest::Contains("/nonexistent/ansor_runner"),
                          UserError);
 }

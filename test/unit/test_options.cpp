@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <sstream>
 #include <thread>
 
 using ansor::Options;
@@ -68,7 +69,7 @@ TEST_CASE("options: malformed values are errors naming the option") {
                          ansor::UserError);
     // Every option is documented.
     CHECK(Options::documentation().size() == 34);
-    CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_GPU_RUNNER", ""}}), doctest::Contains("ansor_gpu_runner"),
+    CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_RUNNER", ""}}), doctest::Contains("ansor_runner"),
                          ansor::UserError);
 }
 
@@ -134,4 +135,28 @@ TEST_CASE("options: HL_ANSOR_TIMING picks where CPU candidates are timed; other 
     CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_TIMING", "rungen"}}),
                          doctest::Contains("HL_ANSOR_TIMING='rungen' is not one of: in-tuner, fresh-process"),
                          ansor::UserError);
+}
+
+TEST_CASE("options: HL_ANSOR_RUNNER names the runner; HL_ANSOR_GPU_RUNNER, its old name, still works with a warning") {
+    std::ostringstream warnings;
+    CHECK(Options::from_map({{"HL_ANSOR_RUNNER", "/opt/ansor_runner"}}, warnings).runner == "/opt/ansor_runner");
+    CHECK(warnings.str().empty());
+    CHECK(Options::from_map({}).runner.empty());
+
+    const Options old = Options::from_map({{"HL_ANSOR_GPU_RUNNER", "/old/ansor_runner"}}, warnings);
+    CHECK(old.runner == "/old/ansor_runner");
+    CHECK(warnings.str() == "[ansor] warning: HL_ANSOR_GPU_RUNNER is deprecated; use HL_ANSOR_RUNNER\n");
+    // Its malformed values are errors naming it.
+    CHECK_THROWS_WITH_AS(Options::from_map({{"HL_ANSOR_GPU_RUNNER", ""}}, warnings),
+                         doctest::Contains("HL_ANSOR_GPU_RUNNER is empty"), ansor::UserError);
+
+    std::ostringstream both_warnings;
+    const Options both = Options::from_map(
+        {{"HL_ANSOR_GPU_RUNNER", "/old/ansor_runner"}, {"HL_ANSOR_RUNNER", "/new/ansor_runner"}}, both_warnings);
+    CHECK(both.runner == "/new/ansor_runner");
+    CHECK(both_warnings.str() == "[ansor] warning: HL_ANSOR_GPU_RUNNER is deprecated; use HL_ANSOR_RUNNER "
+                                 "(both are set: HL_ANSOR_RUNNER wins)\n");
+    // The old name is not listed among the options.
+    CHECK(Options::documentation().count("HL_ANSOR_RUNNER") == 1);
+    CHECK(Options::documentation().count("HL_ANSOR_GPU_RUNNER") == 0);
 }

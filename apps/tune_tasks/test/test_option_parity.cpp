@@ -65,7 +65,7 @@ const std::map<std::string, std::string> &other_values() {
         {"HL_ANSOR_PRETRAIN", "set.jsonl"},
         {"HL_ANSOR_MODEL", "model.bin"},
         {"HL_ANSOR_JUDGE_MODEL", "judge.bin"},
-        {"HL_ANSOR_GPU_RUNNER", "runner_for_test"},
+        {"HL_ANSOR_RUNNER", "runner_for_test"},
         {"HL_ANSOR_TIMING", "in-tuner"},
     };
     return v;

@@ -1,4 +1,4 @@
-// ansor_gpu_runner: runs a Halide AOT pipeline built as a shared object
+// ansor_runner: runs a Halide AOT pipeline built as a shared object
 // (src/measure/gpu_build.h, runner_program.h) in a process of its own, so
 // that no GPU runtime (CUDA, an OpenCL ICD such as PoCL with its own LLVM)
 // is ever loaded into a process that holds libHalide, and so that a CPU
@@ -6,8 +6,8 @@
 // (fresh_process_measurer.h). It links only the C++ library and libdl, so it
 // also runs on a GPU machine that has nothing but the driver.
 //
-//   ansor_gpu_runner --probe cuda|opencl
-//   ansor_gpu_runner LIBRARY.so FUNCTION (--inputs SPEC.json | --random-inputs SEED)
+//   ansor_runner --probe cuda|opencl
+//   ansor_runner LIBRARY.so FUNCTION (--inputs SPEC.json | --random-inputs SEED)
 //                    [--outputs-dir DIR] [--runs N] [--sample-seconds S] [--bounds-query]
 // Timing: N back-to-back runs and the fastest; with --sample-seconds, as
 // RunGen times (run_timing.h: samples for about S/2 seconds, 2S at most, N
@@ -36,7 +36,7 @@
 #include <vector>
 
 using namespace ansor;
-using namespace ansor::gpu_runner;
+using namespace ansor::runner;
 
 namespace {
 
@@ -59,7 +59,7 @@ CommandLine parse(int argc, char **argv) {
     CommandLine c;
     Options &o = c.options;
     unsigned long seed = 0;
-    ansor_cli::Parser p("ansor_gpu_runner",
+    ansor_cli::Parser p("ansor_runner",
                         "Runs a pipeline library built by the tuner, in a process of its own, and prints its "
                         "times as JSON (or probes a GPU API with --probe).");
     p.positional("LIBRARY.so", &o.library, "the pipeline library").optional();

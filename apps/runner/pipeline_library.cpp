@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-namespace ansor::gpu_runner {
+namespace ansor::runner {
 
 namespace {
 
@@ -76,4 +76,4 @@ void PipelineLibrary::release_device(halide_buffer_t *buffer) const {
     if (buffer->device) device_free_(nullptr, buffer);
 }
 
-}  // namespace ansor::gpu_runner
+}  // namespace ansor::runner

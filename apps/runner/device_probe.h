@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace ansor::gpu_runner {
+namespace ansor::runner {
 
 struct ProbedDevice {
     std::string name;
@@ -27,4 +27,4 @@ ProbeResult probe_opencl();
 // One line of JSON: {"api": ..., "usable": ..., "reason": ..., "devices": [...]}.
 std::string probe_json(const ProbeResult &r);
 
-}  // namespace ansor::gpu_runner
+}  // namespace ansor::runner

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace ansor::gpu_runner {
+namespace ansor::runner {
 
 namespace {
 
@@ -87,4 +87,4 @@ void HostBuffer::fill_random(uint64_t seed) {
     }
 }
 
-}  // namespace ansor::gpu_runner
+}  // namespace ansor::runner

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace ansor::gpu_runner {
+namespace ansor::runner {
 
 namespace {
 
@@ -128,4 +128,4 @@ std::string probe_json(const ProbeResult &r) {
     return j.dump();
 }
 
-}  // namespace ansor::gpu_runner
+}  // namespace ansor::runner

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace ansor::gpu_runner {
+namespace ansor::runner {
 
 class PipelineLibrary {
 public:
@@ -38,4 +38,4 @@ private:
 // an error handler in the library's runtime).
 std::string take_halide_errors();
 
-}  // namespace ansor::gpu_runner
+}  // namespace ansor::runner

@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-namespace ansor::gpu_runner {
+namespace ansor::runner {
 
 class HostBuffer {
 public:
@@ -36,4 +36,4 @@ private:
     halide_buffer_t buffer_{};
 };
 
-}  // namespace ansor::gpu_runner
+}  // namespace ansor::runner
