@@ -22,7 +22,7 @@
 // 144 -> 32), GEMM 512^3 and a 3x3 conv (56x56, 64 -> 64).
 #include "cli.h"
 #include "dag/pipeline_dag.h"
-#include "generator_pipeline.h"
+#include "network/generator_pipeline.h"
 #include "measure/make_measurer.h"
 #include "measure/measurer.h"
 #include "options/options.h"
@@ -51,7 +51,7 @@ const char *const kMachineParams = "machine_params=2,33554432,40";
 
 struct Case {
     std::string generator;
-    ansor_tasks::GeneratorParamValues params;
+    ansor::GeneratorParamValues params;
     std::string name() const {
         std::string s = generator;
         for (const auto &[k, v] : params) s += "_" + k + v;
@@ -177,7 +177,7 @@ std::string run_case(const Args &a, const Case &c) {
     std::string rungen = build_with_rungen(a, c, log);
 
     Halide::Target target(kTarget);
-    auto built = ansor_tasks::build_generator_pipeline(c.generator, c.params, target);
+    auto built = ansor::build_generator_pipeline(c.generator, c.params, target);
     ansor::PipelineDAG dag(built.outputs(), kParallelism);
     auto best = ansor::TuningLog(log).best(dag, target);
     if (!best || !best->state) throw ansor::UserError("no successful program in " + log + " for " + c.name());

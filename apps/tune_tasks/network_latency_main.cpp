@@ -15,7 +15,7 @@
 // layers (each layer's runs spread over the whole sweep), oneDNN in several
 // such sweeps in separate processes, and each layer keeps its fastest.
 #include "cli.h"
-#include "task_file.h"
+#include "network/task_file.h"
 
 #include "dag/pipeline_dag.h"
 #include "measure/output_check.h"
@@ -36,7 +36,7 @@
 
 namespace {
 
-using namespace ansor_tasks;
+using namespace ansor;
 
 const char *const default_target = ansor::project_cpu_target();
 

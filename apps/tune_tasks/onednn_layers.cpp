@@ -14,7 +14,7 @@
 // threads are OpenMP's: set OMP_NUM_THREADS (ansor_network_latency does).
 // Runs in its own process, apart from Halide.
 #include "cli.h"
-#include "task_file.h"
+#include "network/task_file.h"
 
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -30,7 +30,7 @@ using namespace dnnl;
 using tag = memory::format_tag;
 using dt = memory::data_type;
 
-int param(const ansor_tasks::TaskSpec &t, const std::string &name) {
+int param(const ansor::TaskSpec &t, const std::string &name) {
     auto it = t.params.find(name);
     if (it == t.params.end()) throw std::invalid_argument("task " + t.name + " has no param " + name);
     return std::stoi(it->second);
@@ -105,7 +105,7 @@ Prepared matmul_layer(const engine &eng, memory::dims a, memory::dims b, memory:
 }
 
 // nullopt: oneDNN has no such layer here.
-std::optional<Prepared> prepare(const ansor_tasks::TaskSpec &t, const engine &eng) {
+std::optional<Prepared> prepare(const ansor::TaskSpec &t, const engine &eng) {
     const std::string &g = t.generator;
     if (g == "conv2d_bias_act" || g == "c2d" || g == "conv_layer") {
         int N = param(t, "N"), H = param(t, "H"), W = param(t, "W"), CI = param(t, "CI"), CO = param(t, "CO");
@@ -192,7 +192,7 @@ int main(int argc, char **argv) {
     repeats = std::max(1, repeats);
     rounds = std::max(1, rounds);
     try {
-        ansor_tasks::TaskFile file = ansor_tasks::load_task_file(tasks);
+        ansor::TaskFile file = ansor::load_task_file(tasks);
         engine eng(engine::kind::cpu, 0);
         stream s(eng);
         std::vector<std::optional<Prepared>> layers;

@@ -14,7 +14,7 @@ namespace ansor_graph {
 using Halide::Internal::Parameter;
 
 struct GraphExecutor::Kernel {
-    ansor_tasks::GeneratorPipeline generator;
+    ansor::GeneratorPipeline generator;
     std::unique_ptr<ansor::PipelineDAG> dag;
     Halide::Pipeline pipeline;
     Halide::Target run_target;
@@ -55,7 +55,7 @@ GraphExecutor::GraphExecutor(const Graph &g, const ExecutorOptions &options) : g
         (call.on_weights ? report.load_calls : report.calls) = 1;
         auto k = std::make_unique<Kernel>();
         try {
-            k->generator = ansor_tasks::build_generator_pipeline(call.generator, call.params, target);
+            k->generator = ansor::build_generator_pipeline(call.generator, call.params, target);
             k->dag = std::make_unique<ansor::PipelineDAG>(k->generator.outputs(), options.threads);
             std::optional<ansor::TuningRecord> best;
             if (log) best = log->best(*k->dag, target);

@@ -31,7 +31,7 @@ std::optional<KernelCost> LogKernelCosts::cost(const KernelCall &call) {
     auto it = impl_->by_key.find(key);
     if (it == impl_->by_key.end()) {
         const Halide::Target target(impl_->options.target);
-        ansor_tasks::GeneratorPipeline p = ansor_tasks::build_generator_pipeline(call.generator, call.params, target);
+        ansor::GeneratorPipeline p = ansor::build_generator_pipeline(call.generator, call.params, target);
         ansor::PipelineDAG dag(p.outputs(), impl_->options.threads);
         std::optional<ansor::TuningRecord> best = impl_->log.best(dag, target);
         std::optional<double> ms;
@@ -93,7 +93,7 @@ std::optional<KernelCost> MeasuredKernelCosts::cost(const KernelCall &call) {
     auto it = ms_.find(key);
     if (it != ms_.end()) return KernelCost{it->second, "measured"};
     const Halide::Target target(options_.target);
-    ansor_tasks::GeneratorPipeline p = ansor_tasks::build_generator_pipeline(call.generator, call.params, target);
+    ansor::GeneratorPipeline p = ansor::build_generator_pipeline(call.generator, call.params, target);
     ansor::PipelineDAG dag(p.outputs(), options_.threads);
     // Timed as the executor runs a kernel the log does not know.
     Halide::Pipeline scheduled = ansor::scheduled_pipeline(dag, nullptr);

@@ -20,7 +20,7 @@ View dense_view(const std::string &tensor, const std::vector<int> &extents) {
     return v;
 }
 
-std::string KernelCall::key() const { return generator + " " + ansor_tasks::generator_param_args(params); }
+std::string KernelCall::key() const { return generator + " " + ansor::generator_param_args(params); }
 
 namespace {
 
@@ -34,7 +34,7 @@ struct Lowerer {
 
     const Shape &shape(const std::string &t) const { return g.tensor(t).shape; }
 
-    KernelCall &call(const Node &n, const std::string &generator, ansor_tasks::GeneratorParamValues params) {
+    KernelCall &call(const Node &n, const std::string &generator, ansor::GeneratorParamValues params) {
         KernelCall c;
         c.node = n.name;
         c.generator = generator;
@@ -152,7 +152,7 @@ struct Lowerer {
         for (int p : a.perm) p4.push_back(p + pad);
         Shape o4;
         for (int p : p4) o4.push_back(s4[p]);
-        ansor_tasks::GeneratorParamValues params;
+        ansor::GeneratorParamValues params;
         for (int d = 0; d < 4; d++) {
             params["S" + str(d)] = str(s4[d]);
             params["P" + str(d)] = str(p4[d]);
@@ -221,7 +221,7 @@ struct Lowerer {
             c.output = dense_view(out0, {C, R});
         } else if (op == "softmax" || op == "layer_norm") {
             const int D = shape(in0).back(), rows = (int)(size / D);
-            ansor_tasks::GeneratorParamValues p = {{"N", str(rows)}, {"D", str(D)}};
+            ansor::GeneratorParamValues p = {{"N", str(rows)}, {"D", str(D)}};
             if (op == "layer_norm") p["residual"] = "0";
             KernelCall &c = call(n, op, p);
             c.inputs = {{"input", dense_view(in0, {D, rows})}};

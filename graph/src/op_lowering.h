@@ -20,7 +20,7 @@
 // calls marked on_weights: weight preparation, done once, not per run.
 #include "graph_ir.h"
 
-#include "generator_pipeline.h"
+#include "network/generator_pipeline.h"
 
 #include <HalideRuntime.h>
 
@@ -38,7 +38,7 @@ View dense_view(const std::string &tensor, const std::vector<int> &extents);
 struct KernelCall {
     std::string node;  // the graph node this call implements
     std::string generator;
-    ansor_tasks::GeneratorParamValues params;
+    ansor::GeneratorParamValues params;
     std::vector<std::pair<std::string, View>> inputs;  // generator input name -> view
     View output;
     // Reads weights only, directly or through other such calls (a

@@ -7,7 +7,7 @@ namespace ansor_graph {
 namespace {
 
 // Task params as JSON: integers as numbers, anything else (eps) as a string.
-nlohmann::json param_json(const ansor_tasks::GeneratorParamValues &params) {
+nlohmann::json param_json(const ansor::GeneratorParamValues &params) {
     nlohmann::json j = nlohmann::json::object();
     for (const auto &[k, v] : params) {
         bool integer = !v.empty() && (std::isdigit((unsigned char)v[0]) || v[0] == '-');

@@ -3,7 +3,7 @@
 // big ones is executed here).
 #include "graph_test_support.h"
 
-#include "task_file.h"
+#include "network/task_file.h"
 #include "task_listing.h"
 
 #include <algorithm>
@@ -146,7 +146,7 @@ TEST_CASE("every graph in graph/networks loads, shape-checks, lowers and lists a
         ansor_graph::LoweredGraph l = ansor_graph::lower_graph(g);
         CHECK(!l.calls.empty());
         json tasks = ansor_graph::task_file_of(g);
-        ansor_tasks::TaskFile parsed = ansor_tasks::parse_task_file(tasks, f + " tasks");
+        ansor::TaskFile parsed = ansor::parse_task_file(tasks, f + " tasks");
         double calls = 0;
         for (const auto &t : parsed.tasks) calls += t.weight;
         const auto per_run = std::count_if(l.calls.begin(), l.calls.end(), [](const auto &c) { return !c.on_weights; });

@@ -5,7 +5,7 @@
 #include "kernel_cost_tiers.h"
 
 #include "dag/pipeline_dag.h"
-#include "generator_pipeline.h"
+#include "network/generator_pipeline.h"
 #include "records/pipeline_key.h"
 #include "records/tuning_log.h"
 
@@ -81,7 +81,7 @@ namespace {
 void log_kernel(const std::string &log_path, const KernelCall &call, double ms) {
     KernelCostOptions options;
     const Halide::Target target(options.target);
-    ansor_tasks::GeneratorPipeline p = ansor_tasks::build_generator_pipeline(call.generator, call.params, target);
+    ansor::GeneratorPipeline p = ansor::build_generator_pipeline(call.generator, call.params, target);
     ansor::PipelineDAG dag(p.outputs(), options.threads);
     ansor::MeasureResult result;
     result.ok = true;

@@ -50,7 +50,7 @@ TEST_CASE("a tuning log's record schedules the kernel it was measured for; other
     const ansor_graph::KernelCall call = ansor_graph::lower_graph(g).calls.at(0);
     REQUIRE(call.generator == "graph_activation");
     const Halide::Target target(options.target);
-    ansor_tasks::GeneratorPipeline p = ansor_tasks::build_generator_pipeline(call.generator, call.params, target);
+    ansor::GeneratorPipeline p = ansor::build_generator_pipeline(call.generator, call.params, target);
     ansor::PipelineDAG dag(p.outputs(), options.threads);
     ansor::MeasureResult result;
     result.ok = true;

@@ -5,7 +5,7 @@
 // featurising a pipeline's States is the pipeline side's job
 // (xgboost_cost_model.h), and one TrainedModel can serve the pipeline sides
 // of several pipelines: one per pipeline in the plugin, one per family or
-// one for every task in ansor_tune_tasks (apps/tune_tasks/shared_cost_model.h).
+// one for every task in ansor_tune_tasks (src/network/shared_cost_model.h).
 //
 // Labels: a group is one pipeline (or task), and each program's throughput
 // is normalised among the programs of its group (best time / its time, so

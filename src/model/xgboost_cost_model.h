@@ -4,7 +4,7 @@
 // TrainedModel (trained_model.h: pack-sum trees and their training data).
 // The TrainedModel is its own, or shared with the XGBoostCostModels of
 // other pipelines (ansor_tune_tasks' family and monolithic models,
-// apps/tune_tasks/shared_cost_model.h); this pipeline's programs are one
+// src/network/shared_cost_model.h); this pipeline's programs are one
 // group of its training data. Every update() adds the measured programs to
 // the training data and retrains the trees from scratch on all of it.
 //

@@ -137,7 +137,7 @@ WorkChunk chunk_from_json(const json &j) {
     c.task = field<int>(j, "task", k);
     c.task_name = field<std::string>(j, "task_name", k);
     c.generator = field<std::string>(j, "generator", k);
-    c.params = field<GeneratorParamValues>(j, "params", k);
+    c.params = field<ansor::GeneratorParamValues>(j, "params", k);
     c.parallelism = field<int>(j, "parallelism", k);
     c.key = field<std::string>(j, "key", k);
     c.states = field<std::vector<json>>(j, "states", k);

@@ -3,7 +3,7 @@
 // (docs/distributed_tuning.md) say to each other, as JSON text: the hello a
 // worker opens with, rank 0's answer, a chunk of candidates to measure and
 // its results. Independent of MPI so that it is tested without it.
-#include "../generator_pipeline.h"
+#include "network/generator_pipeline.h"
 
 #include "measure/measurer.h"
 
@@ -53,7 +53,7 @@ struct WorkChunk {
     int task = 0;  // index in rank 0's task list: the worker caches each task's pipeline and reference
     std::string task_name;
     std::string generator;
-    GeneratorParamValues params;
+    ansor::GeneratorParamValues params;
     int parallelism = 1;  // the DAG's parallelism (the tool's --parallelism)
     std::string key;  // the pipeline key rank 0 computed: the worker checks its own against it
     std::vector<nlohmann::json> states;  // canonical steps (records/canonical_steps.h), one per candidate

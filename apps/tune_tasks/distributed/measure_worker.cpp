@@ -1,9 +1,9 @@
 #include "measure_worker.h"
 
-#include "../generator_pipeline.h"
 #include "worker_pool.h"
 
 #include "dag/pipeline_dag.h"
+#include "network/generator_pipeline.h"
 #include "records/pipeline_key.h"
 #include "records/record_conditions.h"
 #include "records/record_limits.h"
@@ -35,7 +35,7 @@ namespace {
 
 // One task as this worker measures it, built on its first chunk.
 struct TaskOnWorker {
-    GeneratorPipeline built;
+    ansor::GeneratorPipeline built;
     std::unique_ptr<ansor::PipelineDAG> dag;
     std::unique_ptr<ansor::PipelineKey> key;
     std::unique_ptr<ansor::ForkMeasurer> measurer;  // runs the reference once
@@ -137,7 +137,7 @@ private:
         auto t = std::make_unique<TaskOnWorker>();
         try {
             // The tool's target, as rank 0 builds the task with (the measurement target may drop features).
-            t->built = build_generator_pipeline(c.generator, c.params, Halide::Target(setup_.target));
+            t->built = ansor::build_generator_pipeline(c.generator, c.params, Halide::Target(setup_.target));
             t->dag = std::make_unique<ansor::PipelineDAG>(t->built.outputs(), c.parallelism);
             t->key = std::make_unique<ansor::PipelineKey>(ansor::make_pipeline_key(*t->dag));
             if (t->key->hash != c.key) {

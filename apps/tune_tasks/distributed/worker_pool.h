@@ -45,7 +45,7 @@ struct WorkerPoolOptions {
 struct TaskDescriptor {
     int index = 0;
     std::string name, generator;
-    GeneratorParamValues params;
+    ansor::GeneratorParamValues params;
     int parallelism = 1;
     std::string key;  // PipelineKey::hash
 };

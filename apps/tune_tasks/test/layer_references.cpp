@@ -11,7 +11,7 @@ namespace {
 
 using Halide::Buffer;
 
-int get(const ansor_tasks::GeneratorParamValues &p, const std::string &name) {
+int get(const ansor::GeneratorParamValues &p, const std::string &name) {
     auto it = p.find(name);
     if (it == p.end()) throw std::invalid_argument("reference needs param " + name);
     return std::stoi(it->second);
@@ -35,7 +35,7 @@ const Buffer<float> &input(const Inputs &in, const std::string &name) {
     return it->second;
 }
 
-Buffer<float> conv2d_bias_act(const ansor_tasks::GeneratorParamValues &p, const Inputs &in) {
+Buffer<float> conv2d_bias_act(const ansor::GeneratorParamValues &p, const Inputs &in) {
     const int N = get(p, "N"), H = get(p, "H"), W = get(p, "W"), CI = get(p, "CI"), CO = get(p, "CO");
     const int K = get(p, "k"), S = get(p, "s"), P = get(p, "p"), act = get(p, "act"), res = get(p, "residual");
     const int OH = window_out(H, K, S, P), OW = window_out(W, K, S, P);
@@ -60,7 +60,7 @@ Buffer<float> conv2d_bias_act(const ansor_tasks::GeneratorParamValues &p, const 
     return out;
 }
 
-Buffer<float> depthwise_bias_act(const ansor_tasks::GeneratorParamValues &p, const Inputs &in) {
+Buffer<float> depthwise_bias_act(const ansor::GeneratorParamValues &p, const Inputs &in) {
     const int N = get(p, "N"), H = get(p, "H"), W = get(p, "W"), C = get(p, "C");
     const int K = get(p, "k"), S = get(p, "s"), P = get(p, "p"), act = get(p, "act");
     const int OH = window_out(H, K, S, P), OW = window_out(W, K, S, P);
@@ -82,7 +82,7 @@ Buffer<float> depthwise_bias_act(const ansor_tasks::GeneratorParamValues &p, con
     return out;
 }
 
-Buffer<float> dense_bias_act(const ansor_tasks::GeneratorParamValues &p, const Inputs &in) {
+Buffer<float> dense_bias_act(const ansor::GeneratorParamValues &p, const Inputs &in) {
     const int N = get(p, "N"), K = get(p, "K"), M = get(p, "M"), act = get(p, "act");
     const auto &x = input(in, "input"), &w = input(in, "weight"), &b = input(in, "bias");
     Buffer<float> out(M, N);
@@ -95,7 +95,7 @@ Buffer<float> dense_bias_act(const ansor_tasks::GeneratorParamValues &p, const I
     return out;
 }
 
-Buffer<float> layer_norm(const ansor_tasks::GeneratorParamValues &p, const Inputs &in) {
+Buffer<float> layer_norm(const ansor::GeneratorParamValues &p, const Inputs &in) {
     const int N = get(p, "N"), D = get(p, "D"), res = get(p, "residual");
     const auto &x = input(in, "input"), &g = input(in, "gamma"), &b = input(in, "beta");
     Buffer<float> out(D, N);
@@ -112,7 +112,7 @@ Buffer<float> layer_norm(const ansor_tasks::GeneratorParamValues &p, const Input
     return out;
 }
 
-Buffer<float> pool2d(const ansor_tasks::GeneratorParamValues &p, const Inputs &in) {
+Buffer<float> pool2d(const ansor::GeneratorParamValues &p, const Inputs &in) {
     const int N = get(p, "N"), H = get(p, "H"), W = get(p, "W"), C = get(p, "C");
     const int K = get(p, "k"), S = get(p, "s"), P = get(p, "p"), mode = get(p, "mode");
     const int OH = window_out(H, K, S, P), OW = window_out(W, K, S, P);
@@ -134,7 +134,7 @@ Buffer<float> pool2d(const ansor_tasks::GeneratorParamValues &p, const Inputs &i
     return out;
 }
 
-Buffer<float> softmax(const ansor_tasks::GeneratorParamValues &p, const Inputs &in) {
+Buffer<float> softmax(const ansor::GeneratorParamValues &p, const Inputs &in) {
     const int N = get(p, "N"), D = get(p, "D");
     const auto &x = input(in, "input");
     Buffer<float> out(D, N);
@@ -149,7 +149,7 @@ Buffer<float> softmax(const ansor_tasks::GeneratorParamValues &p, const Inputs &
 
 }  // namespace
 
-Halide::Buffer<float> reference_output(const std::string &name, const ansor_tasks::GeneratorParamValues &params,
+Halide::Buffer<float> reference_output(const std::string &name, const ansor::GeneratorParamValues &params,
                                        const Inputs &in) {
     if (name == "conv2d_bias_act") return conv2d_bias_act(params, in);
     if (name == "depthwise_bias_act") return depthwise_bias_act(params, in);

@@ -3,7 +3,7 @@
 // (generators/layers/), accumulating in double. Buffers use the generators'
 // Halide layouts (innermost dimension first) with every min at 0; `params`
 // are the generator params the pipeline was built with.
-#include "generator_pipeline.h"
+#include "network/generator_pipeline.h"
 
 #include <Halide.h>
 
@@ -16,7 +16,7 @@ using Inputs = std::map<std::string, Halide::Buffer<float>>;  // by Input name
 
 // The expected output of generator `name`; throws std::invalid_argument for
 // a generator without a reference here.
-Halide::Buffer<float> reference_output(const std::string &name, const ansor_tasks::GeneratorParamValues &params,
+Halide::Buffer<float> reference_output(const std::string &name, const ansor::GeneratorParamValues &params,
                                        const Inputs &in);
 
 }  // namespace ansor_tasks_test

@@ -1,8 +1,8 @@
 // Tuner::suggest (foresee tuning's entry into the search) and the shared
 // cost models of FamilySeer, pretraining sets included, on small
 // convolutions with a fake measurer.
-#include "shared_cost_model.h"
-#include "task_run.h"
+#include "network/shared_cost_model.h"
+#include "network/task_run.h"
 
 #include "features/program_features.h"
 #include "sketch/sketch_generator.h"
@@ -12,7 +12,7 @@
 
 #include <doctest/doctest.h>
 
-using namespace ansor_tasks;
+using namespace ansor;
 
 namespace {
 

@@ -3,7 +3,7 @@
 // every schedule) and checked against the plain loops of
 // layer_references.cpp. Building the DAG also checks that every input and
 // output has estimates.
-#include "generator_pipeline.h"
+#include "network/generator_pipeline.h"
 #include "layer_references.h"
 
 #include "dag/pipeline_dag.h"
@@ -17,7 +17,7 @@
 
 #include <cmath>
 
-using namespace ansor_tasks;
+using namespace ansor;
 
 namespace {
 

@@ -3,7 +3,7 @@
 // ansor_tune_tasks' path (task_session_settings of its setup), or is one the
 // tool refuses and takes as a flag instead. An option wired into one tool
 // and forgotten in the other fails here.
-#include "task_run.h"
+#include "network/task_run.h"
 
 #include "search/session_settings.h"
 
@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <map>
 
-using namespace ansor_tasks;
+using namespace ansor;
 
 namespace {
 

@@ -1,14 +1,14 @@
 // Task files (errors name the file, task and field), family keys, and
 // foresee tuning's transfer of a program between tasks of one family.
-#include "families.h"
-#include "task_file.h"
-#include "task_run.h"
+#include "network/families.h"
+#include "network/task_file.h"
+#include "network/task_run.h"
 
 #include "sketch/sketch_generator.h"
 
 #include <doctest/doctest.h>
 
-using namespace ansor_tasks;
+using namespace ansor;
 using nlohmann::json;
 
 namespace {

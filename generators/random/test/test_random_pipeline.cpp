@@ -1,6 +1,6 @@
 // The builder: deterministic, different per seed, the same through the
 // generator, every kind drawn, every pipeline well formed and compilable.
-#include "generator_pipeline.h"
+#include "network/generator_pipeline.h"
 #include "random_pipeline.h"
 #include "util/target.h"
 
@@ -35,7 +35,7 @@ TEST_CASE("random pipelines: the same seed gives the same pipeline, other seeds 
 TEST_CASE("random pipelines: the generator builds the in-process pipeline") {
     for (uint64_t seed : {7ull, 12345ull}) {
         CAPTURE(seed);
-        ansor_tasks::GeneratorPipeline g = ansor_tasks::build_generator_pipeline(
+        ansor::GeneratorPipeline g = ansor::build_generator_pipeline(
             "random_pipeline", {{"seed", std::to_string(seed)}, {"stages", "12"}, {"max_size", "512"}}, cpu);
         RandomPipeline p = build_random_pipeline(seed, 12, 512);
         REQUIRE(g.pipeline.outputs().size() == 2);
@@ -44,7 +44,7 @@ TEST_CASE("random pipelines: the generator builds the in-process pipeline") {
         CHECK(describe_definitions(g.pipeline.outputs()) == describe_definitions(p.outputs()));
     }
     // The generator's defaults: seed 0, 12 stages, max_size 1024.
-    ansor_tasks::GeneratorPipeline g = ansor_tasks::build_generator_pipeline("random_pipeline", {}, cpu);
+    ansor::GeneratorPipeline g = ansor::build_generator_pipeline("random_pipeline", {}, cpu);
     CHECK(describe_definitions(g.pipeline.outputs()) == describe_definitions(build_random_pipeline(0, 12).outputs()));
 }
 
@@ -52,7 +52,7 @@ TEST_CASE("random pipelines: a spec out of range is refused by name") {
     CHECK_THROWS_WITH_AS(build_random_pipeline(1, 0), doctest::Contains("stages=0"), std::invalid_argument);
     CHECK_THROWS_WITH_AS(build_random_pipeline(1, 65), doctest::Contains("stages=65"), std::invalid_argument);
     CHECK_THROWS_WITH_AS(build_random_pipeline(1, 4, 8), doctest::Contains("max_size=8"), std::invalid_argument);
-    CHECK_THROWS_AS(ansor_tasks::build_generator_pipeline("random_pipeline", {{"stages", "0"}}, cpu),
+    CHECK_THROWS_AS(ansor::build_generator_pipeline("random_pipeline", {{"stages", "0"}}, cpu),
                     std::invalid_argument);
 }
 
@@ -86,7 +86,7 @@ TEST_CASE("random pipelines: min_size and max_size above 1024 draw larger inputs
     CHECK_THROWS_WITH_AS(build_random_pipeline(RandomPipelineSpec{1, 4, 1024, 2048}), doctest::Contains("min_size=2048"),
                          std::invalid_argument);
     // The generator's min_size reaches the same spec.
-    ansor_tasks::GeneratorPipeline g = ansor_tasks::build_generator_pipeline(
+    ansor::GeneratorPipeline g = ansor::build_generator_pipeline(
         "random_pipeline", {{"seed", "7"}, {"stages", "6"}, {"max_size", "2048"}, {"min_size", "256"}}, cpu);
     CHECK(describe_definitions(g.pipeline.outputs()) ==
           describe_definitions(build_random_pipeline(RandomPipelineSpec{7, 6, 2048, 256}).outputs()));

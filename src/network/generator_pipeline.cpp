@@ -1,9 +1,9 @@
-#include "generator_pipeline.h"
+#include "network/generator_pipeline.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace ansor_tasks {
+namespace ansor {
 
 namespace {
 
@@ -72,4 +72,4 @@ std::string generator_param_args(const GeneratorParamValues &params) {
     return s;
 }
 
-}  // namespace ansor_tasks
+}  // namespace ansor

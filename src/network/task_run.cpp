@@ -1,4 +1,4 @@
-#include "task_run.h"
+#include "network/task_run.h"
 
 #include "records/canonical_steps.h"
 #include "util/errors.h"
@@ -7,9 +7,7 @@
 #include <limits>
 #include <stdexcept>
 
-namespace ansor_tasks {
-
-using namespace ansor;
+namespace ansor {
 
 const std::vector<std::string> &options_replaced_by_flags() {
     static const std::vector<std::string> names = {"HL_ANSOR_TRIALS", "HL_ANSOR_LOG", "HL_ANSOR_SEED"};
@@ -99,4 +97,4 @@ void TaskRun::suggest(std::vector<State> states) {
     session().suggest(std::move(states));
 }
 
-}  // namespace ansor_tasks
+}  // namespace ansor

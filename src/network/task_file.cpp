@@ -1,11 +1,11 @@
-#include "task_file.h"
+#include "network/task_file.h"
 
 #include <cmath>
 #include <fstream>
 #include <set>
 #include <stdexcept>
 
-namespace ansor_tasks {
+namespace ansor {
 
 namespace {
 
@@ -150,4 +150,4 @@ TaskFile load_task_file(const std::string &path) {
     return parse_task_file(j, path);
 }
 
-}  // namespace ansor_tasks
+}  // namespace ansor

@@ -1,10 +1,10 @@
-#include "families.h"
+#include "network/families.h"
 
 #include <regex>
 #include <sstream>
 #include <stdexcept>
 
-namespace ansor_tasks {
+namespace ansor {
 
 FamilyRule parse_family_rule(const std::string &name) {
     if (name == "generator") return FamilyRule::Generator;
@@ -12,7 +12,7 @@ FamilyRule parse_family_rule(const std::string &name) {
     throw std::invalid_argument("unknown family rule '" + name + "' (use generator or structure)");
 }
 
-std::string operation_sequence(const ansor::PipelineKey &key) {
+std::string operation_sequence(const PipelineKey &key) {
     std::istringstream in(key.text);
     std::string out;
     for (std::string line; std::getline(in, line);) {
@@ -35,10 +35,10 @@ std::string operation_sequence(const ansor::PipelineKey &key) {
     return blanked;
 }
 
-std::string family_key(const TaskSpec &spec, const ansor::PipelineKey &key, FamilyRule rule) {
+std::string family_key(const TaskSpec &spec, const PipelineKey &key, FamilyRule rule) {
     if (!spec.family.empty()) return spec.family;
     if (rule == FamilyRule::Generator) return spec.generator;
-    return spec.generator + ":" + ansor::fnv1a_hex(operation_sequence(key)).substr(0, 8);
+    return spec.generator + ":" + fnv1a_hex(operation_sequence(key)).substr(0, 8);
 }
 
-}  // namespace ansor_tasks
+}  // namespace ansor

@@ -12,7 +12,7 @@
 //        "weight": 1, "networks": ["resnet50"], "family": "conv2d", "reference_ms": 0.5}
 //     ]
 //   }
-#include "generator_pipeline.h"
+#include "network/generator_pipeline.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace ansor_tasks {
+namespace ansor {
 
 struct TaskSpec {
     std::string name;       // unique within the file
@@ -53,4 +53,4 @@ struct TaskFile {
 TaskFile parse_task_file(const nlohmann::json &j, const std::string &origin);
 TaskFile load_task_file(const std::string &path);
 
-}  // namespace ansor_tasks
+}  // namespace ansor

@@ -4,7 +4,7 @@
 // computes for a GenGen build of that generator and params), its history
 // from the tuning log, and its TuningSession (the plugin's search, driven
 // unit by unit).
-#include "task_file.h"
+#include "network/task_file.h"
 
 #include "options/options.h"
 #include "search/tuning_session.h"
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace ansor_tasks {
+namespace ansor {
 
 // What every task shares: the target the log files records under, the
 // thread count, the plugin's HL_ANSOR_* search options, and what the tool
@@ -23,7 +23,7 @@ namespace ansor_tasks {
 struct TuningSetup {
     Halide::Target target;
     int parallelism = 2;
-    ansor::Options options;
+    Options options;
     uint64_t seed = 0;
     std::string log;  // "" for none
     // host_cpu_id() of the machines that measure when not this one (the
@@ -35,31 +35,31 @@ struct TuningSetup {
 // --seed); it refuses to run with them set, so none is silently ignored.
 const std::vector<std::string> &options_replaced_by_flags();
 
-// The session settings of every task: the plugin's (ansor::session_settings
+// The session settings of every task: the plugin's (session_settings
 // of the options), with the seed and log of the flags. The trial budget is
 // the task scheduler's, and the tool prints its own progress per unit.
-ansor::SessionSettings task_session_settings(const TuningSetup &setup, const ansor::PipelineDAG &dag);
+SessionSettings task_session_settings(const TuningSetup &setup, const PipelineDAG &dag);
 
 class TaskRun {
 public:
     // Builds the pipeline and analyses it; throws std::invalid_argument
-    // (bad generator or params) or ansor::UserError (e.g. missing estimates).
+    // (bad generator or params) or UserError (e.g. missing estimates).
     TaskRun(const TaskSpec &spec, const TuningSetup &setup);
     ~TaskRun();
     TaskRun(const TaskRun &) = delete;
     TaskRun &operator=(const TaskRun &) = delete;
 
     const TaskSpec &spec() const { return spec_; }
-    const ansor::PipelineDAG &dag() const { return *dag_; }
-    const ansor::PipelineKey &key() const { return *key_; }
+    const PipelineDAG &dag() const { return *dag_; }
+    const PipelineKey &key() const { return *key_; }
 
     // Starts the task's tuning session with `parts` (e.g. a family's shared
     // cost model) and reads its history from the log. Call once, before
     // tune() and logged().
-    void start(ansor::SessionParts parts = {});
+    void start(SessionParts parts = {});
     // This pipeline's records in the log (file order); they count as trials
     // already spent and train the model when tuning starts.
-    const std::vector<ansor::TuningRecord> &logged() const;
+    const std::vector<TuningRecord> &logged() const;
 
     // Measures `trials` more programs (one round when trials ≤ the round
     // size), each appended to the log. Returns the trials measured (fewer
@@ -75,27 +75,27 @@ public:
 
     // Up to k of this run's (not the log's) successful programs of the last
     // tune() call, fastest first: what foresee tuning passes on.
-    std::vector<ansor::State> last_unit_best(size_t k) const;
+    std::vector<State> last_unit_best(size_t k) const;
     // `state` of another task rebuilt for this pipeline through canonical
     // names, if its steps replay here (same operation structure).
-    std::optional<ansor::State> transfer(const ansor::State &state, const TaskRun &from) const;
+    std::optional<State> transfer(const State &state, const TaskRun &from) const;
     // Queues programs for the next round (Tuner::suggest).
-    void suggest(std::vector<ansor::State> states);
+    void suggest(std::vector<State> states);
     int transferred_measured() const { return transferred_measured_; }
 
 private:
-    ansor::TuningSession &session() const;
+    TuningSession &session() const;
 
     TaskSpec spec_;
     TuningSetup setup_;
     GeneratorPipeline built_;
-    std::unique_ptr<ansor::PipelineDAG> dag_;
-    std::unique_ptr<ansor::PipelineKey> key_;
-    std::unique_ptr<ansor::TuningSession> session_;
-    std::vector<ansor::TrialRecord> last_unit_;
+    std::unique_ptr<PipelineDAG> dag_;
+    std::unique_ptr<PipelineKey> key_;
+    std::unique_ptr<TuningSession> session_;
+    std::vector<TrialRecord> last_unit_;
     std::set<std::string> suggested_keys_;
     int logged_failures_ = 0, trials_ = 0, failures_ = 0, transferred_measured_ = 0;
     double best_ms_;
 };
 
-}  // namespace ansor_tasks
+}  // namespace ansor

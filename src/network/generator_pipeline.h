@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace ansor_tasks {
+namespace ansor {
 
 // GeneratorParam name -> value, as GenGen takes them on its command line.
 using GeneratorParamValues = std::map<std::string, std::string>;
@@ -35,4 +35,4 @@ GeneratorPipeline build_generator_pipeline(const std::string &generator, const G
 // "N=1 H=56 ..." in name order: the GenGen arguments that build the same pipeline.
 std::string generator_param_args(const GeneratorParamValues &params);
 
-}  // namespace ansor_tasks
+}  // namespace ansor

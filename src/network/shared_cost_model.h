@@ -15,18 +15,18 @@
 #include <string>
 #include <vector>
 
-namespace ansor_tasks {
+namespace ansor {
 
 class SharedModelPool {
 public:
-    SharedModelPool(uint64_t seed, ansor::PackSumParams::Objective objective) : seed_(seed), objective_(objective) {}
+    SharedModelPool(uint64_t seed, PackSumParams::Objective objective) : seed_(seed), objective_(objective) {}
     // A view of group `group`'s model for one task; `task_id` tells its
     // programs apart from the other tasks' in the labels. The view refers
     // to `dag` (which must outlive it) and shares the group's model.
-    std::unique_ptr<ansor::CostModel> view(const std::string &group, const std::string &task_id,
-                                           const ansor::PipelineDAG &dag);
+    std::unique_ptr<CostModel> view(const std::string &group, const std::string &task_id,
+                                           const PipelineDAG &dag);
 
-    const std::map<std::string, std::shared_ptr<ansor::TrainedModel>> &groups() const { return groups_; }
+    const std::map<std::string, std::shared_ptr<TrainedModel>> &groups() const { return groups_; }
 
     // Every group, now and later, also trains on `set`'s programs of
     // pipelines that are none of `task_keys` (the tasks being tuned: their
@@ -34,15 +34,15 @@ public:
     // round (HL_ANSOR_PRETRAIN; docs/cost_model.md, "Pretraining"). Throws
     // UserError naming `path` if the set was measured on another target or
     // holds nothing but the tasks' pipelines. Call before view().
-    ansor::PretrainingSummary pretrain(const ansor::PretrainingSet &set, const std::vector<std::string> &task_keys,
+    PretrainingSummary pretrain(const PretrainingSet &set, const std::vector<std::string> &task_keys,
                                        const std::string &target, const std::string &path);
 
 private:
     uint64_t seed_;
-    ansor::PackSumParams::Objective objective_;
-    std::map<std::string, std::shared_ptr<ansor::TrainedModel>> groups_;
+    PackSumParams::Objective objective_;
+    std::map<std::string, std::shared_ptr<TrainedModel>> groups_;
     // The pretraining programs every new group starts with (group = pipeline key).
-    ansor::TrainingData pretraining_;
+    TrainingData pretraining_;
 };
 
-}  // namespace ansor_tasks
+}  // namespace ansor
