@@ -400,7 +400,7 @@ void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string 
         int64_t prod = 1;
         for (const auto &l : st.loops) {
             if (l.kind != LoopKind::Space || l.annotation != Annotation::None) break;
-            if (lead.size() == max_fused_loops(stage)) break;
+            if (lead.size() == max_fused_loops(stage) || repeats_a_dim(st, lead, l)) break;
             // A loop a producer is (or will be) placed at keeps its name: it may
             // be parallelised alone, but not fused with the loops outside it.
             bool anchor = anchors.count({func, stage, l.name}) || m.has_attached(func, stage, l.name);

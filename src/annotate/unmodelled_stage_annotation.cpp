@@ -63,8 +63,11 @@ void RandomAnnotator::annotate_unmodelled_stage(State &out, LoopNest &m, const s
     if (!at_root) return;
     std::vector<std::string> lead;
     int64_t prod = 1;
-    for (const auto &l : m.stage(func, stage).loops) {
-        if (!usable(l) || prod >= 8 * (int64_t)options_.parallelism || lead.size() == max_fused_loops(stage)) break;
+    const ModelStage &root_stage = m.stage(func, stage);
+    for (const auto &l : root_stage.loops) {
+        if (!usable(l) || prod >= 8 * (int64_t)options_.parallelism || lead.size() == max_fused_loops(stage) ||
+            repeats_a_dim(root_stage, lead, l))
+            break;
         lead.push_back(l.name);
         prod *= l.extent;
     }

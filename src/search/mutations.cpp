@@ -155,9 +155,10 @@ std::optional<State> mutate_parallel(const State &s, std::mt19937_64 &rng) {
     // The leading unannotated space loops the parallel loop may cover.
     std::vector<std::string> lead;
     std::vector<int64_t> iterations;  // of the first 1, 2, ... lead loops fused
-    for (const auto &l : before.stage(group.func, par.stage).loops) {
+    const ModelStage &par_stage = before.stage(group.func, par.stage);
+    for (const auto &l : par_stage.loops) {
         if (l.kind != LoopKind::Space || l.annotation != Annotation::None) break;
-        if (lead.size() == max_fused_loops(par.stage)) break;
+        if (lead.size() == max_fused_loops(par.stage) || repeats_a_dim(par_stage, lead, l)) break;
         lead.push_back(l.name);
         iterations.push_back((iterations.empty() ? 1 : iterations.back()) * std::max<int64_t>(1, l.extent));
     }

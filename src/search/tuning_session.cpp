@@ -281,9 +281,28 @@ std::vector<size_t> TuningSession::judged_order(const std::vector<State> &finali
     return order;
 }
 
-CompileCheck TuningSession::check_compile(const State &state, double timeout_s) {
-    if (parts_.check_compile) return parts_.check_compile(state, timeout_s);
-    return check_compiles(dag_, state, target_, timeout_s, settings_.measure.memory_limit_bytes);
+std::optional<size_t> TuningSession::first_that_compiles(const std::vector<State> &programs,
+                                                         const std::vector<size_t> &order, double timeout_s,
+                                                         const std::function<bool(size_t, const CompileCheck &)> &accept) {
+    if (parts_.check_compile) {
+        for (const size_t i : order)
+            if (accept(i, parts_.check_compile(programs[i], timeout_s))) return i;
+        return std::nullopt;
+    }
+    // As many compiles at once as builders, collected in `order`: the first
+    // accepted ends the search, and the rest of its group are stopped.
+    const size_t group = (size_t)std::max(1, settings_.measure.builders);
+    for (size_t at = 0; at < order.size(); at += group) {
+        const size_t end = std::min(order.size(), at + group);
+        std::vector<std::unique_ptr<CompileCheckRun>> running;
+        for (size_t k = at; k < end; k++) {
+            running.push_back(std::make_unique<CompileCheckRun>(dag_, programs[order[k]], target_, timeout_s,
+                                                                settings_.measure.memory_limit_bytes));
+        }
+        for (size_t k = at; k < end; k++)
+            if (accept(order[k], running[k - at]->wait())) return order[k];
+    }
+    return std::nullopt;
 }
 
 std::optional<State> TuningSession::zero_shot_choice(SessionChoice::How &how) {
@@ -318,8 +337,7 @@ std::optional<State> TuningSession::zero_shot_choice(SessionChoice::How &how) {
     // Halide rejects would break it.
     const double limit_s = std::min(settings_.measure.timeout_s, kZeroShotCompileLimit_s);
     std::optional<size_t> first_slow;  // the judge's best finalist stopped at the limit
-    auto compiles = [&](size_t i, double limit) {
-        const CompileCheck check = check_compile(finalists[i], limit);
+    auto accept = [&](size_t i, const CompileCheck &check) {
         const std::string label = "finalist " + std::to_string(i + 1) + ": ";
         if (check.ok) {
             how.finalist = (int)i;
@@ -343,16 +361,14 @@ std::optional<State> TuningSession::zero_shot_choice(SessionChoice::How &how) {
                      why.c_str());
         return false;
     };
-    for (const size_t i : order) {
-        if (compiles(i, limit_s)) return finalists[i];
-    }
+    if (const std::optional<size_t> i = first_that_compiles(finalists, order, limit_s, accept)) return finalists[*i];
     // Every finalist failed, some only for time (a slow or busy machine):
     // the judge's best of those gets a longer limit before the build falls
     // back to a program far slower than any finalist.
     if (first_slow) {
         const size_t i = *first_slow;
         first_slow.reset();
-        if (compiles(i, kZeroShotSecondTryFactor * limit_s)) return finalists[i];
+        if (first_that_compiles(finalists, {i}, kZeroShotSecondTryFactor * limit_s, accept)) return finalists[i];
     }
     std::fprintf(stderr, "[ansor] warning: zero-shot: none of the %zu finalists compiled in time; computing every "
                          "Func at root instead\n",

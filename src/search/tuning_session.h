@@ -39,8 +39,9 @@ struct SessionParts {
     std::function<std::unique_ptr<CostModel>(const PipelineDAG &)> make_model;
     // settings.pretrain already read, for tools that start many sessions.
     std::shared_ptr<const PretrainingSet> pretraining;
-    // Default: check_compiles (measure/compile_check.h) in a sandboxed child
-    // with the zero-shot compile limit; tests put in failures.
+    // Default: compile checks (measure/compile_check.h) in sandboxed
+    // children, as many at once as HL_ANSOR_BUILDERS, with the zero-shot
+    // compile limit; tests put in failures (checked one at a time).
     std::function<CompileCheck(const State &, double timeout_s)> check_compile;
 };
 
@@ -141,7 +142,11 @@ private:
     // The finalists in the order the judge prefers them (the cost model's
     // order without a judge), and the judge's file in how.judged_by.
     std::vector<size_t> judged_order(const std::vector<State> &finalists, SessionChoice::How &how);
-    CompileCheck check_compile(const State &state, double timeout_s);
+    // The first of programs[order...] whose compile check `accept`s, checking
+    // several at once; std::nullopt when none is accepted.
+    std::optional<size_t> first_that_compiles(const std::vector<State> &programs, const std::vector<size_t> &order,
+                                              double timeout_s,
+                                              const std::function<bool(size_t, const CompileCheck &)> &accept);
     // The cost model's best program of each of its best sketches after
     // evolving a population under it, as the first round of tuning would
     // pick them (at most 8, one per structure while others

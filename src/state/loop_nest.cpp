@@ -573,4 +573,15 @@ int64_t LoopNest::reduction_extent(const StageInfo &stage, const std::string &rv
     return 1;
 }
 
+bool repeats_a_dim(const ModelStage &stage, const std::vector<std::string> &fused, const ModelLoop &loop) {
+    for (const std::string &name : fused) {
+        const int at = stage.find(name);
+        if (at < 0) continue;
+        for (const auto &covered : stage.loops[at].origins)
+            for (const auto &dim : loop.origins)
+                if (covered.first == dim.first) return true;
+    }
+    return false;
+}
+
 }  // namespace ansor

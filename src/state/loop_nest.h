@@ -115,6 +115,13 @@ struct ModelFunc {
 constexpr size_t kMaxFusedUpdateLoops = 4;
 inline size_t max_fused_loops(int stage) { return stage > 0 ? kMaxFusedUpdateLoops : SIZE_MAX; }
 
+// Whether `loop` covers a dim one of the stage's loops named in `fused`
+// already covers (two pieces of one split). Halide 14 infers the wrong region
+// of that dim inside a loop fused from both (a Func computed there read an
+// input beyond its bounds), so the annotator and the mutations fuse no such
+// pair; a program from a log that does still replays as it was.
+bool repeats_a_dim(const ModelStage &stage, const std::vector<std::string> &fused, const ModelLoop &loop);
+
 // Whether a parallel loop of `iterations` keeps `threads` threads busy: at
 // least one task each, and the last wave of tasks at least 90% full (3 tasks
 // on 2 threads leave one idle a third of the time). Eight tasks per thread
