@@ -514,8 +514,8 @@ TEST_CASE("gpu programs lower for CUDA and OpenCL: GEMM, conv2d, depthwise, sten
         CAPTURE(name);
         auto p = make();
         PipelineDAG dag(p.functions(), 1);
-        CHECK(check_lowers(dag, cuda, 2, seed++) >= 2);
-        CHECK(check_lowers(dag, opencl, 2, seed++) >= 2);
+        CHECK(check_lowers(dag, cuda, 1, seed++) >= 1);
+        CHECK(check_lowers(dag, opencl, 1, seed++) >= 1);
     }
 }
 
@@ -530,7 +530,7 @@ TEST_CASE("gpu programs lower for CUDA and OpenCL: the operator suite at shape 0
             const std::vector<State> sketches = generate_sketches({dag, t});
             ProgramSampler sampler(sketches, annotator);
             std::mt19937_64 rng(7);
-            for (int i = 0; i < 4; i++) {
+            for (int i = 0; i < 2; i++) {
                 auto program = sampler.sample(rng);
                 REQUIRE_MESSAGE(program.has_value(), op << ": no GPU program sampled" << annotation_errors(sketches, annotator));
                 check_structure(*program, *gpu_target_facts(t));
