@@ -149,9 +149,11 @@ const char *choice_name(ModelObjective o) {
     return "?";
 }
 
-const std::map<std::string, std::string> &Options::documentation() {
-    static const std::map<std::string, std::string> d = {
-        {"HL_ANSOR_TRIALS", "programs to measure (default 64; 0 = measure nothing: apply the log's best record with HL_ANSOR_LOG, else the program the judge model (HL_ANSOR_JUDGE_MODEL) chooses among the cost model's best after evolving a population under it (zero-shot), else one random program, said on stderr)"},
+const std::vector<std::pair<std::string, std::string>> &Options::documentation_in_order() {
+    // The README's option table is generated from this list
+    // (ansor_options_table; ctest readme_options_table checks it).
+    static const std::vector<std::pair<std::string, std::string>> d = {
+        {"HL_ANSOR_TRIALS", "programs to measure (default 64; 0 = measure nothing: apply the log's best record with HL_ANSOR_LOG, else the program the judge model (HL_ANSOR_JUDGE_MODEL) chooses among the cost model's best after evolving a population under it, of those that compile within 20 s (zero-shot; docs/cost_model.md), else one random program, said on stderr; with trials, the first round measures the zero-shot program)"},
         {"HL_ANSOR_SEED", "random seed of the search (default 0)"},
         {"HL_ANSOR_TIMEOUT", "seconds one candidate may take to compile, and again to run, before it counts as hung (default 30)"},
         {"HL_ANSOR_BUILDERS", "candidates (and zero-shot finalists' compile checks) compiled at once, each in its own "
@@ -160,7 +162,7 @@ const std::map<std::string, std::string> &Options::documentation() {
         {"HL_ANSOR_MEMORY_LIMIT", "address space each measuring process (the reference, every candidate) may map "
                                   "beyond what it inherits from the tuner: bytes, or a number with K, M, G or T "
                                   "(binary), e.g. 8G; 0 = no limit. A candidate that needs more fails and tuning "
-                                  "goes on (default: half the machine's RAM)"},
+                                  "goes on; docs/design.md, \"Sandbox\" (default: half the machine's RAM)"},
         {"HL_ANSOR_ALLOW_ROOT_FALLBACK", "1 to apply every Func at root, with a warning, when tuning measured "
                                          "candidates and none ran correctly (and the log has no best record); by "
                                          "default that build fails with the first candidates' errors (default 0)"},
@@ -172,7 +174,9 @@ const std::map<std::string, std::string> &Options::documentation() {
                             "ansor_runner, a process of its own, as RunGen runs a built generator: the time the "
                             "user gets; default, except for pipelines with extern stages) or in-tuner (JIT-compiled "
                             "in a child forked from the tuner, whose heap is not a fresh process's; 6% faster)"},
-        {"HL_ANSOR_TOLERANCE", "relative error allowed on float outputs against the reference (default 1e-3)"},
+        {"HL_ANSOR_TOLERANCE", "relative error allowed on float outputs against the reference (default 1e-3; raised for "
+                               "float16/bfloat16 and large reductions; integers computed through float may be off by 1 "
+                               "on 5% of elements: docs/correctness.md)"},
         {"HL_ANSOR_MAX_INNERMOST_FACTOR", "largest innermost tile size drawn for a space loop (default 64)"},
         {"HL_ANSOR_MAX_REDUCTION_FACTOR", "largest inner tile size drawn for a reduction loop: the cache block along "
                                           "the reduction, e.g. GEMM's K block (default 64)"},
@@ -188,10 +192,11 @@ const std::map<std::string, std::string> &Options::documentation() {
         {"HL_ANSOR_COST_MODEL", "xgboost (default) or random (for ablations)"},
         {"HL_ANSOR_MODEL_OBJECTIVE", "what the XGBoost model is trained to fit: pairwise (the order of every two programs; "
                                      "default), lambdarank (the same pairs weighted towards the top of the ranking) or square (Ansor's "
-                                     "throughput-weighted squared error; docs/cost_model.md)"},
+                                     "throughput-weighted squared error); docs/cost_model.md"},
         {"HL_ANSOR_MEASURES_PER_ROUND", "programs measured between two retrainings of the model (default 16)"},
         {"HL_ANSOR_EPSILON", "share of each round given to fresh random programs (default 0.05)"},
-        {"HL_ANSOR_POPULATION", "evolution's population size (default 2048, less for pipelines of more than 12 Funcs)"},
+        {"HL_ANSOR_POPULATION", "evolution's population size (default 2048; unset, it shrinks as 2048 x 12 / Funcs, at "
+                                "least 256, for pipelines of more than 12 Funcs, whose candidates cost more to score)"},
         {"HL_ANSOR_GENERATIONS", "generations evolved per round (default 4)"},
         {"HL_ANSOR_MUTATION_PROB", "probability that a child not made by crossover is mutated (default 0.85)"},
         {"HL_ANSOR_CROSSOVER", "share of each generation made by node-based crossover; 0 disables it (default 0.2)"},
@@ -217,6 +222,11 @@ const std::map<std::string, std::string> &Options::documentation() {
                             "beside libansor.so, else in the build tree). HL_ANSOR_GPU_RUNNER, its old name, is "
                             "still read, with a deprecation warning"},
     };
+    return d;
+}
+
+const std::map<std::string, std::string> &Options::documentation() {
+    static const std::map<std::string, std::string> d(documentation_in_order().begin(), documentation_in_order().end());
     return d;
 }
 

@@ -9,6 +9,8 @@
 #include <iosfwd>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ansor {
 
@@ -56,8 +58,11 @@ struct Options {
     static Options from_environment();
     static Options from_map(const std::map<std::string, std::string> &vars);
     static Options from_map(const std::map<std::string, std::string> &vars, std::ostream &warnings);
-    // name -> one-line description, for the README and error messages.
+    // name -> one-line description, for error messages.
     static const std::map<std::string, std::string> &documentation();
+    // The same descriptions in the README's order: its option table is
+    // generated from them.
+    static const std::vector<std::pair<std::string, std::string>> &documentation_in_order();
     // The machine's cores (std::thread::hardware_concurrency), at least 1.
     static int default_builders();
 };

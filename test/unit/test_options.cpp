@@ -8,8 +8,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 using ansor::Options;
 
@@ -159,4 +163,43 @@ TEST_CASE("options: HL_ANSOR_RUNNER names the runner; HL_ANSOR_GPU_RUNNER, its o
     // The old name is not listed among the options.
     CHECK(Options::documentation().count("HL_ANSOR_RUNNER") == 1);
     CHECK(Options::documentation().count("HL_ANSOR_GPU_RUNNER") == 0);
+}
+
+namespace {
+
+// The README's option table as the options document themselves: one row per
+// option, in their order.
+std::vector<std::string> option_table_rows() {
+    std::vector<std::string> rows = {"| variable | meaning (default) |", "|---|---|"};
+    for (const auto &[name, doc] : Options::documentation_in_order()) rows.push_back("| `" + name + "` | " + doc + " |");
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("options: the README's option table is generated from the options' documentation") {
+    const std::filesystem::path source_dir = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path();
+    std::ifstream readme(source_dir / "README.md");
+    REQUIRE(readme.good());
+    std::vector<std::string> table;
+    for (std::string line; std::getline(readme, line);) {
+        if (line == "| variable | meaning (default) |") table.push_back(line);
+        else if (!table.empty() && line.rfind("|", 0) == 0) table.push_back(line);
+        else if (!table.empty()) break;
+    }
+    const std::vector<std::string> expected = option_table_rows();
+    // On a difference, the table to paste into the README is written here.
+    const std::filesystem::path written = std::filesystem::temp_directory_path() / "ansor_readme_option_table.md";
+    std::ofstream(written) << [&] {
+        std::string all;
+        for (const std::string &row : expected) all += row + "\n";
+        return all;
+    }();
+    INFO("README.md's option table differs from Options::documentation_in_order(); the generated table is in "
+         << written.string());
+    CHECK(table.size() == expected.size());
+    for (size_t i = 0; i < std::min(table.size(), expected.size()); i++) {
+        CAPTURE(i);
+        CHECK(table[i] == expected[i]);
+    }
 }
