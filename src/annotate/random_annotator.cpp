@@ -1,6 +1,7 @@
 #include "annotate/random_annotator.h"
 
 #include "annotate/block_transpose.h"
+#include "annotate/inlined_bodies.h"
 #include "annotate/parallel_tasks.h"
 #include "annotate/reduction_step_tiles.h"
 #include "annotate/unread_tile_loops.h"
@@ -21,25 +22,6 @@ const T &pick(const std::vector<T> &v, std::mt19937_64 &rng) {
 bool is_modelled(const LoopNest &m, const ModelFunc &f) {
     const ModelFunc &origin = f.dag_index >= 0 ? f : m.func(f.created_from);
     return origin.dag_index >= 0 && m.dag().node(origin.dag_index).modelled;
-}
-
-// Whether an expression holds a `likely` intrinsic (boundary conditions
-// clamp with it).
-bool holds_likely(const Halide::Expr &e) {
-    using namespace Halide::Internal;
-    class Find : public IRVisitor {
-    public:
-        bool found = false;
-
-    private:
-        using IRVisitor::visit;
-        void visit(const Call *op) override {
-            found = found || op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::likely_if_innermost);
-            IRVisitor::visit(op);
-        }
-    } f;
-    e.accept(&f);
-    return f.found;
 }
 
 // Whether an expression holds a select whose condition tests one of the
@@ -104,20 +86,16 @@ RandomAnnotator::RandomAnnotator(const PipelineDAG &dag, const Halide::Target &t
     : dag_(dag), target_(target), options_(std::move(options)), space_factors_(options_.max_innermost_factor),
       reduction_factors_(options_.max_reduction_factor),
       consumer_tile_factors_(options_.max_consumer_tile), gpu_(gpu_target_facts(target)) {
+    has_likely_ = boundary_condition_nodes(dag_);
     for (const Node &n : dag_.nodes()) {
-        bool likely = false, coordinate_select = false;
+        bool coordinate_select = false;
         if (!n.func.has_extern_definition()) {
             std::vector<Halide::Internal::Definition> defs{n.func.definition()};
             for (const auto &u : n.func.updates()) defs.push_back(u);
             for (const auto &d : defs) {
-                for (const auto &e : d.values()) {
-                    likely = likely || holds_likely(e);
-                    coordinate_select = coordinate_select || holds_select_on_args(e, n.func.args());
-                }
-                for (const auto &e : d.args()) likely = likely || holds_likely(e);
+                for (const auto &e : d.values()) coordinate_select = coordinate_select || holds_select_on_args(e, n.func.args());
             }
         }
-        has_likely_.push_back(likely);
         serial_reduction_operand_.push_back(is_serial_reduction_operand(dag_, (int)serial_reduction_operand_.size()));
         selects_on_coordinates_.push_back(coordinate_select);
     }
@@ -185,6 +163,11 @@ bool RandomAnnotator::unrolls_little(const LoopNest &m, const std::string &func,
     const ModelLoop &inner = f.stages[stage].loops.back();
     const int64_t native = vector_width(f.dag_index >= 0 ? func : f.created_from);
     if (inner.annotation != Annotation::Vectorize) return false;
+    // A width Halide cannot vectorise stays a scalar loop
+    // (vector_width_breaks_codegen), which every unrolled copy repeats (seed
+    // 110: a matrix product's 9-wide tile unrolled 3 x 48 x 3 around a
+    // guarded reduction, past 60 s; unrolled 16, 2.9 s).
+    if (inner.constant_extent && vector_width_breaks_codegen(inner.extent, widest_type_bytes(m, func))) return true;
     return (inner.extent > native && inner.extent % native != 0) || 2 * inner.extent < native;
 }
 
@@ -439,7 +422,11 @@ void RandomAnnotator::annotate_stage(State &out, LoopNest &m, const std::string 
 }
 
 State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
-    if (gpu_) return annotate_gpu(sketch, rng);
+    if (gpu_) {
+        State out = annotate_gpu(sketch, rng);
+        check_inlined_bodies(dag_, inlined_by(out), has_likely_);
+        return out;
+    }
     State out(dag_);
     LoopNest m(dag_);
     const Anchors anchors = anchors_of(sketch);
@@ -487,6 +474,9 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
         }
     }
     limit_unroll_steps(out, m);
+    // Placements drawn Func by Func can add up to a body too large to
+    // compile (inlined_bodies.h); the sampler draws again.
+    check_inlined_bodies(dag_, m.inlined_nodes(), has_likely_);
     // A per-step tile too large for the caches is a draw that does not fit
     // (reduction_step_tiles.h); the sampler draws again.
     check_reduction_step_tiles(m);
@@ -512,7 +502,24 @@ bool RandomAnnotator::places_in_a_reduction_stage(const State &program) const {
     return false;
 }
 
+std::vector<bool> RandomAnnotator::inlined_by(const State &program) const {
+    std::vector<bool> out(dag_.nodes().size(), false);
+    for (const FuncSteps &g : program.groups()) {
+        for (const StepPtr &step : g.steps) {
+            const Location *loc = step->placement();
+            const std::optional<int> node = loc ? dag_.index_of(step->func()) : std::nullopt;
+            if (node) out[*node] = loc->kind == LocationKind::Inline;
+        }
+    }
+    return out;
+}
+
 bool RandomAnnotator::fits_target(const State &program) const {
+    try {
+        check_inlined_bodies(dag_, inlined_by(program), has_likely_);
+    } catch (const InvalidState &) {
+        return false;
+    }
     if (!gpu_ && !places_in_a_reduction_stage(program)) return true;
     try {
         const LoopNest m = program.replay();

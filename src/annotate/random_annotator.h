@@ -108,7 +108,8 @@ public:
     void check_gpu_program(const State &program, const LoopNest &model) const;
     // Whether a program (say, a mutant) keeps to the target's limits: a GPU
     // block's (check_gpu_program); on a CPU, per-step tiles that fit the
-    // caches (reduction_step_tiles.h).
+    // caches (reduction_step_tiles.h); on both, bodies that inlining keeps
+    // within what compiles (inlined_bodies.h).
     bool fits_target(const State &program) const;
 
 private:
@@ -134,6 +135,8 @@ private:
     std::vector<int64_t> sample_tile(const LoopNest &m, const std::string &func, int stage, const std::string &loop,
                                      int pieces, bool consumer_tile, std::mt19937_64 &rng);
 
+    // Per DAG node: whether `program`'s placements inline it.
+    std::vector<bool> inlined_by(const State &program) const;
     // The DAG node of a model Func (an rfactor / cache-write intermediate's
     // is the Func it was made from); nullopt if there is none.
     std::optional<int> dag_node_of(const ModelFunc &f) const;

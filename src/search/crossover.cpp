@@ -80,7 +80,13 @@ std::optional<CrossoverChild> crossover(const State &first, const State &second,
             return std::nullopt;
         }
     }
-    // Deferred steps (auto-unroll) were carried with their groups; check the whole.
+    // Deferred steps (auto-unroll) were carried with their groups; check the
+    // whole. One parent's inlining can make another's stage one that unrolls
+    // little (RandomAnnotator::unrolls_little): such a child, which carries
+    // a larger step, is refused.
+    State capped = child.state;
+    annotator.limit_unroll_steps(capped, m);
+    if (capped.key() != child.state.key()) return std::nullopt;
     if (!if_valid(child.state)) return std::nullopt;
     return child;
 }

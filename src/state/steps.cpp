@@ -227,9 +227,6 @@ void AnnotateStep::replay(LoopNest &m) const {
     m.annotate(func_, stage, loop, annotation);
 }
 
-namespace {
-
-// The widest element of a Func's values (an intermediate's: its origin's).
 int widest_type_bytes(const LoopNest &m, const std::string &func) {
     const ModelFunc *f = &m.func(func);
     if (f->dag_index < 0 && m.has(f->created_from)) f = &m.func(f->created_from);
@@ -239,8 +236,6 @@ int widest_type_bytes(const LoopNest &m, const std::string &func) {
     }
     return bytes;
 }
-
-}  // namespace
 
 // Halide 14 cuts a vector into native-width slices for predicated loads and
 // stores (a GuardWithIf tail, a cache-write tile): a width one more than a

@@ -158,6 +158,8 @@ private:
 // Whether vectorising `width` lanes of `element_bytes`-byte values hits
 // Halide 14's broken 1-lane predicated slices (steps.cpp); such a loop stays scalar.
 bool vector_width_breaks_codegen(int64_t width, int element_bytes);
+// The widest element of a Func's values (an intermediate's: its origin's).
+int widest_type_bytes(const LoopNest &m, const std::string &func);
 
 class AnnotateStep : public Step {
 public:
