@@ -50,6 +50,9 @@ struct ModelLoop {
     bool guarded_tail = false;
     // For a fused loop: the loops it replaced, outermost first.
     std::vector<std::string> fused_from;
+
+    // A piece of a split (or a fusion) rather than a dim of the Func.
+    bool is_piece() const { return !(origins.size() == 1 && origins[0].first == name); }
 };
 
 struct ModelStage {
