@@ -179,7 +179,7 @@ void LoopNest::split(const std::string &func_name, int stage_index, const std::s
     std::vector<ModelLoop> pieces;
     int64_t inner = product_of_factors(inner_factors);
     const bool tail = old.tail || (inner > 0 && old.extent % inner != 0);
-    const bool shifted = stage_index == 0 && old.kind == LoopKind::Space && old.extent >= inner && !old.is_piece();
+    const bool shifted = stage_index == 0 && old.kind == LoopKind::Space && old.extent >= inner;
     const bool guarded_tail = old.guarded_tail || (tail && !shifted);
     // Halide 14 loses the guard of a guarded tail whose piece is split again
     // (seen on updates tiled y -> 208 -> 2 over 205 rows and y -> 32 -> 4 -> 1

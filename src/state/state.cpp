@@ -4,6 +4,8 @@
 
 #include "util/errors.h"
 
+#include <algorithm>
+
 namespace ansor {
 
 int State::rank(const std::string &func) const {
@@ -120,12 +122,22 @@ bool reads_strided(const LoopNest &m, const ModelFunc &consumer, int stage, cons
     return strided;
 }
 
-void guard_vector_tail(const SplitStep &split, const LoopNest &final_model, std::vector<Directive> &directives) {
+// A second case: Halide 14 also emitted aligned vector loads at misaligned
+// addresses (a segfault at run time) for a vector split of a tile piece with
+// a tail of its own, shifted inwards inside the tile shifted inwards, in a
+// stage with unrolled loops (camera_pipe's demosaic tiled 325 wide, split
+// into vectors of 16, its rows unrolled); guarded, it ran correctly.
+void guard_vector_tail(const SplitStep &split, bool splits_piece_with_own_tail, const LoopNest &final_model,
+                       std::vector<Directive> &directives) {
     const ModelStage &st = final_model.stage(split.func(), split.stage);
     const int inner = st.find(split.piece_names().back());
     if (inner < 0 || st.loops[inner].annotation != Annotation::Vectorize) return;
     const ModelFunc &consumer = final_model.func(split.func());
     bool guard = false;
+    if (splits_piece_with_own_tail) {
+        guard = st.auto_unroll_max_step > 0;
+        for (const ModelLoop &l : st.loops) guard = guard || l.annotation == Annotation::Unroll;
+    }
     for (const ModelFunc &f : final_model.funcs()) {
         auto in_stage = [&](const Location &at) {
             return at.kind == LocationKind::At && at.func == split.func() && at.stage == split.stage;
@@ -148,14 +160,24 @@ void guard_vector_tail(const SplitStep &split, const LoopNest &final_model, std:
 std::vector<Directive> State::lower() const {
     LoopNest m(*dag_);
     std::vector<std::pair<StepPtr, std::vector<Directive>>> lowered;
+    std::vector<bool> splits_piece_with_own_tail;
     for (const auto &s : steps_in_replay_order()) {
         lowered.emplace_back(s, s->lower(m));
+        bool piece_tail = false;
+        if (const auto *split = s->as<SplitStep>()) {
+            const ModelLoop &l = m.loop(split->func(), split->stage, split->loop);
+            int64_t inner = 1;
+            for (int64_t f : split->factors) inner *= std::max<int64_t>(1, f);
+            piece_tail = l.is_piece() && l.extent % inner != 0;
+        }
+        splits_piece_with_own_tail.push_back(piece_tail);
         s->replay(m);
     }
     // `m` is now the whole program, which the tails of splits depend on.
     std::vector<Directive> out;
-    for (auto &[step, directives] : lowered) {
-        if (const auto *split = step->as<SplitStep>()) guard_vector_tail(*split, m, directives);
+    for (size_t i = 0; i < lowered.size(); i++) {
+        auto &[step, directives] = lowered[i];
+        if (const auto *split = step->as<SplitStep>()) guard_vector_tail(*split, splits_piece_with_own_tail[i], m, directives);
         for (auto &d : directives) out.push_back(std::move(d));
     }
     return out;

@@ -102,13 +102,9 @@ std::vector<Directive> SplitStep::lower(const LoopNest &m) const {
             // Bayer planes). GuardWithIf computes the region only.
             d.tail = Halide::TailStrategy::GuardWithIf;
         } else if (i == 0 && old.extent % inner != 0) {
-            // A piece split again with a tail of its own is guarded, not
-            // shifted: Halide 14 emitted aligned vector loads at misaligned
-            // addresses for a vector split shifted inwards inside a tile
-            // shifted inwards, under an unrolled loop (a segfault).
-            const bool pure_stage = stage == 0 && !rvar;
-            d.tail = (pure_stage && old.extent >= inner && !splits_a_piece) ? Halide::TailStrategy::ShiftInwards
-                                                                            : Halide::TailStrategy::GuardWithIf;
+            bool pure_stage = stage == 0 && !rvar;
+            d.tail = (pure_stage && old.extent >= inner) ? Halide::TailStrategy::ShiftInwards
+                                                         : Halide::TailStrategy::GuardWithIf;
         } else if (stage > 0 && !rvar) {
             // Auto would pick RoundUp for an update's pure var, which fails on
             // outputs whose real size is not a multiple of the factor.
