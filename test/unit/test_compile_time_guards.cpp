@@ -7,6 +7,7 @@
 #include "sketch/sketch_generator.h"
 #include "state/state.h"
 #include "state/steps.h"
+#include "lowering_test_support.h"
 #include "measure_test_support.h"
 #include "test_pipelines.h"
 #include "util/target.h"
@@ -103,13 +104,7 @@ TEST_CASE("stages vectorised by a width Halide runs scalar draw small auto-unrol
     AnnotationOptions ao;
     RandomAnnotator annotator(dag, Halide::Target(kAvx512Target), ao);
     auto choices_for_width = [&](int64_t width) {
-        State s(dag);
-        for (const Node &n : dag.nodes()) {
-            if (n.name != name) s.add(std::make_shared<ComputeLocationStep>(n.name, Location{LocationKind::Inline, "", 0, ""}));
-        }
-        s.add(std::make_shared<SplitStep>(name, 0, "x", std::vector<int64_t>{width}));
-        s.add(std::make_shared<AnnotateStep>(name, 0, "x_1", Annotation::Vectorize));
-        return annotator.auto_unroll_choices(s.replay(), name, 0);
+        return ansor_test::auto_unroll_choices_for_vector_width(dag, annotator, name, width);
     };
     const std::vector<int> all = ao.auto_unroll_steps, small = {0, 16};
     CHECK(vector_width_breaks_codegen(9, 4));

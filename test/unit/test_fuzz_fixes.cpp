@@ -8,6 +8,7 @@
 #include "sketch/sketch_generator.h"
 #include "state/state.h"
 #include "state/steps.h"
+#include "lowering_test_support.h"
 #include "measure_test_support.h"
 #include "test_pipelines.h"
 
@@ -19,15 +20,6 @@ using namespace ansor;
 using namespace Halide;
 
 namespace {
-
-// The tail of each split of `func`'s directives, in order.
-std::vector<TailStrategy> split_tails(const State &s, const std::string &func) {
-    std::vector<TailStrategy> tails;
-    for (const Directive &d : s.lower()) {
-        if (d.kind == Directive::Kind::Split && d.func == func) tails.push_back(d.tail);
-    }
-    return tails;
-}
 
 int count_kind(const State &s, Directive::Kind kind) {
     int n = 0;
@@ -338,14 +330,14 @@ TEST_CASE("a vectorised split with a producer stored per row keeps a guarded tai
     s.add(std::make_shared<SplitStep>(down_name, 0, "x", std::vector<int64_t>{16}));
     s.add(std::make_shared<AnnotateStep>(down_name, 0, "x_1", Annotation::Vectorize));
     s.add(std::make_shared<ComputeLocationStep>(edge_name, Location{LocationKind::At, down_name, 0, "y"}));
-    CHECK(split_tails(s, down_name) == std::vector<TailStrategy>{TailStrategy::GuardWithIf});
+    CHECK(ansor_test::split_tails(s, down_name) == std::vector<TailStrategy>{TailStrategy::GuardWithIf});
     ansor_test::expect_all_correct(dag, {s});
 
     // With the boundary Func at root nothing is stored per row: the tail
     // stays shifted inwards.
     State root = s;
     root.group(edge_name).steps.back() = std::make_shared<ComputeLocationStep>(edge_name, Location{});
-    CHECK(split_tails(root, down_name) == std::vector<TailStrategy>{TailStrategy::ShiftInwards});
+    CHECK(ansor_test::split_tails(root, down_name) == std::vector<TailStrategy>{TailStrategy::ShiftInwards});
     ansor_test::expect_all_correct(dag, {root});
 }
 
@@ -379,7 +371,7 @@ TEST_CASE("a vectorised split holding a producer it reads at stride 1 keeps a sh
     s.add(std::make_shared<SplitStep>(scaled_name, 0, "x", std::vector<int64_t>{16}));
     s.add(std::make_shared<ComputeLocationStep>(stencil_name, Location{}));
     s.add(std::make_shared<SplitStep>(stencil_name, 0, "y", std::vector<int64_t>{10}));
-    CHECK(split_tails(s, pair_name) == std::vector<TailStrategy>{TailStrategy::ShiftInwards});
+    CHECK(ansor_test::split_tails(s, pair_name) == std::vector<TailStrategy>{TailStrategy::ShiftInwards});
     ansor_test::expect_all_correct(dag, {s});
 }
 
@@ -468,13 +460,7 @@ TEST_CASE("stages vectorised by a part of a native vector draw small auto-unroll
     // 16 floats to a vector; nothing here runs.
     RandomAnnotator annotator(dag, Halide::Target(kAvx512Target), ao);
     auto choices_for_width = [&](int64_t width) {
-        State s(dag);
-        for (const Node &n : dag.nodes()) {
-            if (n.name != name) s.add(std::make_shared<ComputeLocationStep>(n.name, Location{LocationKind::Inline, "", 0, ""}));
-        }
-        s.add(std::make_shared<SplitStep>(name, 0, "x", std::vector<int64_t>{width}));
-        s.add(std::make_shared<AnnotateStep>(name, 0, "x_1", Annotation::Vectorize));
-        return annotator.auto_unroll_choices(s.replay(), name, 0);
+        return ansor_test::auto_unroll_choices_for_vector_width(dag, annotator, name, width);
     };
     const std::vector<int> all = ao.auto_unroll_steps, small = {0, 16};
     CHECK(choices_for_width(59) == small);

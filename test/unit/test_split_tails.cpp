@@ -1,6 +1,7 @@
 // The tail strategy a split lowers to. Which one Halide 14 compiles
 // correctly depends on where the split sits: a dim of the Func, or a piece
 // of an earlier split.
+#include "lowering_test_support.h"
 #include "measure_test_support.h"
 #include "state/state.h"
 #include "state/steps.h"
@@ -10,18 +11,6 @@
 
 using namespace ansor;
 using namespace Halide;
-
-namespace {
-
-std::vector<TailStrategy> split_tails(const State &s, const std::string &func) {
-    std::vector<TailStrategy> tails;
-    for (const Directive &d : s.lower()) {
-        if (d.kind == Directive::Kind::Split && d.func == func) tails.push_back(d.tail);
-    }
-    return tails;
-}
-
-}  // namespace
 
 TEST_CASE("a vector split of a tile with a tail of its own is guarded where the stage unrolls") {
     // A demosaic-like stage (camera_pipe's, zero-shot's eighth finalist):
@@ -56,14 +45,14 @@ TEST_CASE("a vector split of a tile with a tail of its own is guarded where the 
 
     // Unrolled: the vector split's tail is guarded; the tile's, a dim of the
     // Func, stays shifted.
-    std::vector<TailStrategy> tails = split_tails(unrolled, out_name);
+    std::vector<TailStrategy> tails = ansor_test::split_tails(unrolled, out_name);
     REQUIRE(tails.size() == 3);
     CHECK(tails[0] == TailStrategy::ShiftInwards);
     CHECK(tails[1] == TailStrategy::GuardWithIf);
     ansor_test::expect_all_correct(dag, {unrolled});
 
     // Nothing unrolled: both stay shifted, as the model assumes.
-    tails = split_tails(s, out_name);
+    tails = ansor_test::split_tails(s, out_name);
     REQUIRE(tails.size() == 3);
     CHECK(tails[0] == TailStrategy::ShiftInwards);
     CHECK(tails[1] == TailStrategy::ShiftInwards);
@@ -83,7 +72,7 @@ TEST_CASE("an exact split of a tile has no tail to guard") {
     auto tile = std::make_shared<SplitStep>(name, 0, "x", std::vector<int64_t>{32});
     s.add(tile);
     s.add(std::make_shared<SplitStep>(name, 0, tile->piece_names()[1], std::vector<int64_t>{8}));
-    const std::vector<TailStrategy> tails = split_tails(s, name);
+    const std::vector<TailStrategy> tails = ansor_test::split_tails(s, name);
     REQUIRE(tails.size() == 2);
     CHECK(tails[0] == TailStrategy::ShiftInwards);
     CHECK(tails[1] != TailStrategy::GuardWithIf);
