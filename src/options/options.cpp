@@ -150,8 +150,8 @@ const char *choice_name(ModelObjective o) {
 }
 
 const std::vector<std::pair<std::string, std::string>> &Options::documentation_in_order() {
-    // The README's option table is generated from this list
-    // (ansor_options_table; ctest readme_options_table checks it).
+    // The README's option table is generated from this list (a unit test in
+    // test_options.cpp checks it and writes the table to paste).
     static const std::vector<std::pair<std::string, std::string>> d = {
         {"HL_ANSOR_TRIALS", "programs to measure (default 64; 0 = measure nothing: apply the log's best record with HL_ANSOR_LOG, else the program the judge model (HL_ANSOR_JUDGE_MODEL) chooses among the cost model's best after evolving a population under it, of those that compile within 20 s (zero-shot; docs/cost_model.md), else one random program, said on stderr; with trials, the first round measures the zero-shot program)"},
         {"HL_ANSOR_SEED", "random seed of the search (default 0)"},

@@ -160,15 +160,11 @@ void LoopNest::relocate(const std::string &name, const Location &loc) {
 
 // ---- Operations ------------------------------------------------------------
 
-namespace {
-
 int64_t product_of_factors(const std::vector<int64_t> &v) {
     int64_t p = 1;
     for (int64_t f : v) p *= std::max<int64_t>(1, f);
     return p;
 }
-
-}  // namespace
 
 void LoopNest::split(const std::string &func_name, int stage_index, const std::string &loop,
                      const std::vector<int64_t> &inner_factors, const std::vector<std::string> &names) {

@@ -30,6 +30,10 @@ public:
     explicit InvalidState(const std::string &what) : std::runtime_error(what) {}
 };
 
+// The product of split factors, each at least 1 (0 is a sketch's factor
+// still to be drawn): the extent a split's inner pieces cover.
+int64_t product_of_factors(const std::vector<int64_t> &factors);
+
 struct ModelLoop {
     std::string name;
     LoopKind kind = LoopKind::Space;

@@ -4,8 +4,6 @@
 
 #include "util/errors.h"
 
-#include <algorithm>
-
 namespace ansor {
 
 int State::rank(const std::string &func) const {
@@ -166,9 +164,7 @@ std::vector<Directive> State::lower() const {
         bool piece_tail = false;
         if (const auto *split = s->as<SplitStep>()) {
             const ModelLoop &l = m.loop(split->func(), split->stage, split->loop);
-            int64_t inner = 1;
-            for (int64_t f : split->factors) inner *= std::max<int64_t>(1, f);
-            piece_tail = l.is_piece() && l.extent % inner != 0;
+            piece_tail = l.is_piece() && l.extent % product_of_factors(split->factors) != 0;
         }
         splits_piece_with_own_tail.push_back(piece_tail);
         s->replay(m);

@@ -26,12 +26,6 @@ const char *annotation_name(Annotation a) {
     }
 }
 
-int64_t product(const std::vector<int64_t> &v) {
-    int64_t p = 1;
-    for (int64_t f : v) p *= std::max<int64_t>(1, f);
-    return p;
-}
-
 }  // namespace
 
 Location Renamer::location(const Location &l) const {
@@ -73,7 +67,7 @@ std::vector<Directive> SplitStep::lower(const LoopNest &m) const {
     std::vector<std::string> names = piece_names();
     std::vector<Directive> out;
     std::string remaining = loop;
-    int64_t inner = product(factors);
+    int64_t inner = product_of_factors(factors);
     const ModelFunc &f = m.func(func_);
     const bool overcompute_reads_outside = read_through_clamp(m.dag(), f.dag_index) &&
                                            reads_input_unclamped(m.dag(), f.dag_index);
