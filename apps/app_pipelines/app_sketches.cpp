@@ -12,6 +12,7 @@
 // `$n` suffix when its name is already taken in the process (several apps
 // in one run).
 #include "annotate/random_annotator.h"
+#include "annotate/root_buffers.h"
 #include "cli.h"
 #include "app_pipelines.h"
 #include "dag/pipeline_dag.h"
@@ -58,12 +59,14 @@ std::string flags_of(const ansor::Node &n) {
 }
 
 void print_dag(const ansor::PipelineDAG &dag) {
-    std::printf("  Funcs, producers first: name [stages] flags -> consumers\n");
+    std::printf("  Funcs, producers first: name [stages] flags, MB of its buffer at root -> consumers\n");
+    const ansor::LoopNest all_at_root = ansor::State(dag).replay();
     for (const auto &n : dag.nodes()) {
         std::string consumers;
         for (int c : n.consumers) consumers += " " + dag.node(c).name;
-        std::printf("    %-22s [%zu]%s ->%s\n", n.name.c_str(), n.stages.size(), flags_of(n).c_str(),
-                    consumers.empty() ? " (none)" : consumers.c_str());
+        const double megabytes = (double)ansor::root_buffer_bytes(all_at_root, n.name) / (1 << 20);
+        std::printf("    %-22s [%zu]%s, %.1f MB ->%s\n", n.name.c_str(), n.stages.size(), flags_of(n).c_str(),
+                    megabytes, consumers.empty() ? " (none)" : consumers.c_str());
     }
 }
 

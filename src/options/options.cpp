@@ -156,7 +156,7 @@ const std::vector<std::pair<std::string, std::string>> &Options::documentation_i
         {"HL_ANSOR_TRIALS", "programs to measure (default 64; 0 = measure nothing: apply the log's best record with HL_ANSOR_LOG, else the program the judge model (HL_ANSOR_JUDGE_MODEL) chooses among the cost model's best after evolving a population under it, of those that compile within 20 s (zero-shot; docs/cost_model.md), else one random program, said on stderr; with trials, the first round measures the zero-shot program)"},
         {"HL_ANSOR_SEED", "random seed of the search (default 0)"},
         {"HL_ANSOR_TIMEOUT", "seconds one candidate may take to compile, and again to run, before it counts as hung (default 30)"},
-        {"HL_ANSOR_BUILDERS", "candidates (and zero-shot finalists' compile checks) compiled at once, each in its own "
+        {"HL_ANSOR_BUILDERS", "candidates compiled at once, each in its own "
                               "process; the compiled ones are then timed "
                               "one at a time with no compile running (1 to 256; default: the machine's cores)"},
         {"HL_ANSOR_MEMORY_LIMIT", "address space each measuring process (the reference, every candidate) may map "

@@ -7,10 +7,12 @@
 namespace ansor {
 
 AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &outputs, const Halide::Target &target,
-                                int parallelism, const Options &options) {
+                                int parallelism, const Options &options, int64_t last_level_cache_bytes) {
     PipelineDAG dag(outputs, parallelism);
     for (const std::string &w : dag.warnings()) std::fprintf(stderr, "[ansor] warning: %s\n", w.c_str());
-    TuningSession session(dag, target, options);
+    SessionSettings settings = session_settings(options, dag, target);
+    settings.annotation.last_level_cache_bytes = last_level_cache_bytes;
+    TuningSession session(dag, target, settings);
     if (session.settings().tuner.trials > 0) session.tune();
     SessionChoice choice = session.choose();
     choice.state.apply(dag.env());

@@ -284,23 +284,15 @@ std::vector<size_t> TuningSession::judged_order(const std::vector<State> &finali
 std::optional<size_t> TuningSession::first_that_compiles(const std::vector<State> &programs,
                                                          const std::vector<size_t> &order, double timeout_s,
                                                          const std::function<bool(size_t, const CompileCheck &)> &accept) {
-    if (parts_.check_compile) {
-        for (const size_t i : order)
-            if (accept(i, parts_.check_compile(programs[i], timeout_s))) return i;
-        return std::nullopt;
-    }
-    // As many compiles at once as builders, collected in `order`: the first
-    // accepted ends the search, and the rest of its group are stopped.
-    const size_t group = (size_t)std::max(1, settings_.measure.builders);
-    for (size_t at = 0; at < order.size(); at += group) {
-        const size_t end = std::min(order.size(), at + group);
-        std::vector<std::unique_ptr<CompileCheckRun>> running;
-        for (size_t k = at; k < end; k++) {
-            running.push_back(std::make_unique<CompileCheckRun>(dag_, programs[order[k]], target_, timeout_s,
-                                                                settings_.measure.memory_limit_bytes));
-        }
-        for (size_t k = at; k < end; k++)
-            if (accept(order[k], running[k - at]->wait())) return order[k];
+    // One at a time, in order: the preferred program's compile gets the
+    // machine to itself. Two compiles at once on a machine whose cores share
+    // their execution units each ran past the limit a lone one kept to.
+    for (const size_t i : order) {
+        const CompileCheck check = parts_.check_compile
+                                       ? parts_.check_compile(programs[i], timeout_s)
+                                       : check_compiles(dag_, programs[i], target_, timeout_s,
+                                                        settings_.measure.memory_limit_bytes);
+        if (accept(i, check)) return i;
     }
     return std::nullopt;
 }

@@ -142,8 +142,8 @@ private:
     // The finalists in the order the judge prefers them (the cost model's
     // order without a judge), and the judge's file in how.judged_by.
     std::vector<size_t> judged_order(const std::vector<State> &finalists, SessionChoice::How &how);
-    // The first of programs[order...] whose compile check `accept`s, checking
-    // several at once; std::nullopt when none is accepted.
+    // The first of programs[order...] whose compile check `accept`s, checked
+    // one at a time; std::nullopt when none is accepted.
     std::optional<size_t> first_that_compiles(const std::vector<State> &programs, const std::vector<size_t> &order,
                                               double timeout_s,
                                               const std::function<bool(size_t, const CompileCheck &)> &accept);

@@ -1,0 +1,32 @@
+#include "annotate/root_buffers.h"
+
+#include "state/steps.h"
+
+#include <algorithm>
+
+namespace ansor {
+
+int64_t root_buffer_bytes(const LoopNest &model, const std::string &func) {
+    LoopNest at_root = model;
+    ComputeLocationStep(func, Location{}).replay(at_root);
+    const ModelFunc &f = at_root.func(func);
+    const ModelFunc &origin = f.dag_index >= 0 ? f : at_root.func(f.created_from);
+    int64_t bytes = 1;
+    if (origin.dag_index >= 0) {
+        bytes = 0;
+        for (const Halide::Type &t : at_root.dag().node(origin.dag_index).func.output_types()) bytes += t.bytes();
+    }
+    for (int64_t e : f.extents) bytes *= std::max<int64_t>(1, e);
+    return bytes;
+}
+
+bool root_buffer_exceeds_cache(const LoopNest &model, const std::string &func, int64_t last_level_cache_bytes) {
+    if (last_level_cache_bytes <= 0) return false;
+    try {
+        return root_buffer_bytes(model, func) > last_level_cache_bytes;
+    } catch (const InvalidState &) {
+        return false;
+    }
+}
+
+}  // namespace ansor
