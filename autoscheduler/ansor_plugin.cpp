@@ -15,8 +15,7 @@ void autoschedule_ansor(const Halide::Pipeline &pipeline, const Halide::Target &
         std::vector<Halide::Internal::Function> outputs;
         for (const Halide::Func &f : pipeline.outputs()) outputs.push_back(f.function());
         ansor::Options options = ansor::Options::from_environment();
-        ansor::AutoscheduleResult r = ansor::autoschedule(outputs, target, params.parallelism, options,
-                                                               params.last_level_cache_size);
+        ansor::AutoscheduleResult r = ansor::autoschedule(outputs, target, params.parallelism, options);
         if (results) {
             results->scheduler_name = "Ansor";
             results->target = target;

@@ -4,12 +4,10 @@
 #include "annotate/inlined_bodies.h"
 #include "annotate/parallel_tasks.h"
 #include "annotate/reduction_step_tiles.h"
-#include "annotate/root_buffers.h"
 #include "annotate/unread_tile_loops.h"
 #include "dag/definition_analysis.h"
 
 #include <algorithm>
-#include <optional>
 #include <set>
 
 namespace ansor {
@@ -286,22 +284,21 @@ Location RandomAnnotator::random_location(const LoopNest &m, const std::string &
     }
     const ModelFunc &f = m.func(func);
     std::vector<Location> at = candidate_loops(m, func);
-    enum Kind { Root, Inline, At };
-    auto legal = [&](Kind k, std::mt19937_64 &rng) -> std::optional<Location> {
+    std::uniform_int_distribution<int> kind(0, 2);
+    for (int attempt = 0; attempt < 4; attempt++) {
+        int k = kind(rng);
         Location loc;
-        if (k == Inline) {
-            // An operand of a serial reduction is computed ahead of that
-            // scalar loop, not inside it (is_serial_reduction_operand).
-            if (f.dag_index >= 0 && serial_reduction_operand_[f.dag_index]) return std::nullopt;
-            if (f.dag_index >= 0) {
-                std::vector<bool> inlined = m.inlined_nodes();
-                inlined[f.dag_index] = true;
-                if (dag_.largest_inlined_call_count(inlined) > PipelineDAG::kMaxCallsInlinedBySearch) return std::nullopt;
-            }
-            loc.kind = LocationKind::Inline;
+        // An operand of a serial reduction is computed ahead of that scalar
+        // loop, not inside it (is_serial_reduction_operand).
+        if (k == 1 && f.dag_index >= 0 && serial_reduction_operand_[f.dag_index]) continue;
+        if (k == 1 && f.dag_index >= 0) {
+            std::vector<bool> inlined = m.inlined_nodes();
+            inlined[f.dag_index] = true;
+            if (dag_.largest_inlined_call_count(inlined) > PipelineDAG::kMaxCallsInlinedBySearch) continue;
         }
-        if (k == At) {
-            if (at.empty()) return std::nullopt;
+        if (k == 1) loc.kind = LocationKind::Inline;
+        if (k == 2) {
+            if (at.empty()) continue;
             loc = pick(at, rng);
         }
         try {
@@ -309,15 +306,8 @@ Location RandomAnnotator::random_location(const LoopNest &m, const std::string &
             ComputeLocationStep(func, loc).replay(probe);
             return loc;
         } catch (const InvalidState &) {
-            return std::nullopt;
         }
-    };
-    // Root is drawn only where nothing else is legal for a Func whose root
-    // buffer the cache cannot hold (root_buffers.h).
-    const bool spills = root_buffer_exceeds_cache(m, func, options_.last_level_cache_bytes);
-    std::uniform_int_distribution<int> kind(spills ? Inline : Root, At);
-    for (int attempt = 0; attempt < (spills ? 8 : 4); attempt++)
-        if (std::optional<Location> loc = legal((Kind)kind(rng), rng)) return *loc;
+    }
     return Location{};
 }
 

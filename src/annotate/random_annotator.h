@@ -43,10 +43,6 @@ struct AnnotationOptions {
     // Uniform draws (0) leave most programs with a 1- or 2-wide innermost
     // tile, i.e. scalar code; see docs/search.md.
     double vector_tile_bias = 0.8;
-    // The machine's last-level cache (Halide's MachineParams): a Func whose
-    // buffer at root would be larger is placed elsewhere where it can be
-    // (root_buffers.h). 0: unknown, no such rule.
-    int64_t last_level_cache_bytes = 0;
 };
 
 class RandomAnnotator {

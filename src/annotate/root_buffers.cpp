@@ -20,13 +20,4 @@ int64_t root_buffer_bytes(const LoopNest &model, const std::string &func) {
     return bytes;
 }
 
-bool root_buffer_exceeds_cache(const LoopNest &model, const std::string &func, int64_t last_level_cache_bytes) {
-    if (last_level_cache_bytes <= 0) return false;
-    try {
-        return root_buffer_bytes(model, func) > last_level_cache_bytes;
-    } catch (const InvalidState &) {
-        return false;
-    }
-}
-
 }  // namespace ansor

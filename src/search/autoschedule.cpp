@@ -7,12 +7,10 @@
 namespace ansor {
 
 AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &outputs, const Halide::Target &target,
-                                int parallelism, const Options &options, int64_t last_level_cache_bytes) {
+                                int parallelism, const Options &options) {
     PipelineDAG dag(outputs, parallelism);
     for (const std::string &w : dag.warnings()) std::fprintf(stderr, "[ansor] warning: %s\n", w.c_str());
-    SessionSettings settings = session_settings(options, dag, target);
-    settings.annotation.last_level_cache_bytes = last_level_cache_bytes;
-    TuningSession session(dag, target, settings);
+    TuningSession session(dag, target, options);
     if (session.settings().tuner.trials > 0) session.tune();
     SessionChoice choice = session.choose();
     choice.state.apply(dag.env());

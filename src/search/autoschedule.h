@@ -21,8 +21,7 @@ struct AutoscheduleResult {
     std::vector<std::string> warnings;  // the analysis's (constraints that override estimates)
 };
 
-// `last_level_cache_bytes`: the machine's (MachineParams), 0 if unknown.
 AutoscheduleResult autoschedule(const std::vector<Halide::Internal::Function> &outputs, const Halide::Target &target,
-                                int parallelism, const Options &options, int64_t last_level_cache_bytes = 0);
+                                int parallelism, const Options &options);
 
 }  // namespace ansor

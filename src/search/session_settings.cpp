@@ -90,7 +90,6 @@ std::string describe(const SessionSettings &s) {
       << "annotation.max_reduction_factor=" << s.annotation.max_reduction_factor << "\n"
       << "annotation.max_consumer_tile=" << s.annotation.max_consumer_tile << "\n"
       << "annotation.vector_tile_bias=" << s.annotation.vector_tile_bias << "\n"
-      << "annotation.last_level_cache_bytes=" << s.annotation.last_level_cache_bytes << "\n"
       << "annotation.auto_unroll_steps=";
     for (int step : s.annotation.auto_unroll_steps) o << step << ",";
     o << "\n"
