@@ -156,25 +156,28 @@ void guard_vector_tail(const SplitStep &split, bool splits_piece_with_own_tail, 
 }  // namespace
 
 std::vector<Directive> State::lower() const {
+    struct Lowered {
+        StepPtr step;
+        std::vector<Directive> directives;
+        bool splits_piece_with_own_tail = false;
+    };
     LoopNest m(*dag_);
-    std::vector<std::pair<StepPtr, std::vector<Directive>>> lowered;
-    std::vector<bool> splits_piece_with_own_tail;
+    std::vector<Lowered> lowered;
     for (const auto &s : steps_in_replay_order()) {
-        lowered.emplace_back(s, s->lower(m));
-        bool piece_tail = false;
+        Lowered l{s, s->lower(m)};
         if (const auto *split = s->as<SplitStep>()) {
-            const ModelLoop &l = m.loop(split->func(), split->stage, split->loop);
-            piece_tail = l.is_piece() && l.extent % product_of_factors(split->factors) != 0;
+            const ModelLoop &loop = m.loop(split->func(), split->stage, split->loop);
+            l.splits_piece_with_own_tail = loop.is_piece() && loop.extent % product_of_factors(split->factors) != 0;
         }
-        splits_piece_with_own_tail.push_back(piece_tail);
+        lowered.push_back(std::move(l));
         s->replay(m);
     }
     // `m` is now the whole program, which the tails of splits depend on.
     std::vector<Directive> out;
-    for (size_t i = 0; i < lowered.size(); i++) {
-        auto &[step, directives] = lowered[i];
-        if (const auto *split = step->as<SplitStep>()) guard_vector_tail(*split, splits_piece_with_own_tail[i], m, directives);
-        for (auto &d : directives) out.push_back(std::move(d));
+    for (Lowered &l : lowered) {
+        if (const auto *split = l.step->as<SplitStep>())
+            guard_vector_tail(*split, l.splits_piece_with_own_tail, m, l.directives);
+        for (auto &d : l.directives) out.push_back(std::move(d));
     }
     return out;
 }
