@@ -93,6 +93,9 @@ public:
     // producers are substituted unrolls little: a 3x3 stencil of a 3x3
     // stencil (81) unrolls freely, nl_means's patch distances (294) do not.
     static constexpr int64_t kMaxCallsToUnrollFreely = 128;
+    // The widest vector, in native vectors of the wider type a body widens
+    // its values to, whose stage unrolls freely.
+    static constexpr int64_t kMaxWidenedVectorsToUnrollFreely = 2;
     // Caps at kMaxUnrollThroughBoundary the auto-unroll steps of the stages
     // of `program` (whose loop nest is `model`) that unroll little: a
     // placement decided after a stage's step was drawn (a producer inlined

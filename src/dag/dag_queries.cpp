@@ -74,6 +74,15 @@ std::vector<bool> PipelineDAG::inlined_into(int i, const std::vector<bool> &inli
     return out;
 }
 
+int PipelineDAG::inlined_widest_value_bytes(int i, const std::vector<bool> &inlined) const {
+    int bytes = nodes_[i].widest_value_bytes;
+    const std::vector<bool> in_i = inlined_into(i, inlined);
+    for (size_t k = 0; k < in_i.size(); k++) {
+        if (in_i[k]) bytes = std::max(bytes, nodes_[k].widest_value_bytes);
+    }
+    return bytes;
+}
+
 std::vector<int> PipelineDAG::effective_consumers(int i, const std::vector<bool> &inlined) const {
     std::vector<int> out;
     for (int c : nodes_[i].consumers) {

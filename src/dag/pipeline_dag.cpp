@@ -117,6 +117,24 @@ public:
     std::map<std::string, int64_t> counts;
 };
 
+// The widest type of the values a definition computes. The coordinates of
+// calls to Funcs and inputs are left out: they are address arithmetic,
+// not lanes of the value.
+class WidestValueType : public IRGraphVisitor {
+    using IRGraphVisitor::visit;
+    void include(const Expr &e) override {
+        bytes = std::max(bytes, e.type().bytes());
+        IRGraphVisitor::include(e);
+    }
+    void visit(const Call *op) override {
+        if (op->call_type == Call::Halide || op->call_type == Call::Image) return;
+        IRGraphVisitor::visit(op);
+    }
+
+public:
+    int bytes = 1;
+};
+
 // The arguments of every call a definition makes to its own Func.
 class FindSelfCalls : public IRVisitor {
     using IRVisitor::visit;
@@ -508,6 +526,12 @@ void PipelineDAG::analyse_stages() {
             }
             CountCalls counted;
             for (const Expr &e : definition_exprs(def)) e.accept(&counted);
+            WidestValueType widest;
+            for (const Expr &v : def.values()) {
+                v.accept(&widest);
+                widest.bytes = std::max(widest.bytes, v.type().bytes());
+            }
+            n.widest_value_bytes = std::max(n.widest_value_bytes, widest.bytes);
             for (const auto &kv : counted.counts) {
                 if (kv.first == n.name) continue;
                 auto callee = index_of(kv.first);

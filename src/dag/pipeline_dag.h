@@ -99,6 +99,11 @@ struct Node {
     // callee (a Func's node index, or -1 for inputs): what inlining a callee
     // multiplies.
     std::map<int, int64_t> call_counts;
+    // The widest type (bytes) any value of this Func's definitions is
+    // computed in, outputs included: a uint8 Func may compute in uint32,
+    // and a vector of it is then four times as many native vectors.
+    // Coordinates of calls are not counted: they become addresses.
+    int widest_value_bytes = 1;
 };
 
 struct InputInfo {
@@ -171,6 +176,9 @@ public:
     // than on the whole program's inlining (which differs in nearly every
     // candidate of a large pipeline).
     std::vector<bool> inlined_into(int i, const std::vector<bool> &inlined) const;
+    // The widest type (bytes) node i computes in once the Funcs of `inlined`
+    // are substituted into it.
+    int inlined_widest_value_bytes(int i, const std::vector<bool> &inlined) const;
     // The most calls inlining may leave in one expression: a 3x3 stencil
     // inlined into another holds 81, two levels (or a 5x5 of a 3x3) stay
     // below. Past it, Halide's compile time and the model's footprint and

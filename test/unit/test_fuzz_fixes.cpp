@@ -471,6 +471,44 @@ TEST_CASE("stages vectorised by a part of a native vector draw small auto-unroll
     CHECK(choices_for_width(2) == small);
 }
 
+TEST_CASE("stages whose body computes in a wider type than their output count vectors of that type for unrolling") {
+    // Seed 31: a uint8 stencil computed in uint32, vectorised 64 lanes (one
+    // native uint8 vector, four of uint32), unrolled 464 copies: past 60 s.
+    ImageParam in(UInt(8), 2, "in");
+    in.dim(0).set_estimate(0, 256).dim(1).set_estimate(0, 64);
+    Var x("x"), y("y");
+    Func narrow("narrow"), wide("wide"), scaled("scaled"), offset("offset");
+    // Coordinates are address arithmetic: narrow computes in uint8 only.
+    narrow(x, y) = in(2 * x / 2, y) + in(x, y + 1);
+    wide(x, y) = cast<uint8_t>((cast<uint32_t>(in(x, y)) + in(x, y + 1) + in(x, y + 2)) / 3);
+    // offset computes in uint8 itself, in uint32 once scaled is inlined.
+    scaled(x, y) = cast<uint8_t>(cast<uint32_t>(in(x, y)) * 3 / 4);
+    offset(x, y) = scaled(x, y) + 1;
+    for (Func f : {narrow, wide, offset}) f.set_estimate(x, 0, 128).set_estimate(y, 0, 32);
+
+    const PipelineDAG offset_dag({offset.function()}, 2);
+    const int off = *offset_dag.index_of(ansor_test::resolve(offset_dag, "offset"));
+    std::vector<bool> inlined(offset_dag.nodes().size(), false);
+    CHECK(offset_dag.node(off).widest_value_bytes == 1);
+    CHECK(offset_dag.inlined_widest_value_bytes(off, inlined) == 1);
+    inlined[*offset_dag.index_of(ansor_test::resolve(offset_dag, "scaled"))] = true;
+    CHECK(offset_dag.inlined_widest_value_bytes(off, inlined) == 4);
+
+    AnnotationOptions ao;
+    const std::vector<int> all = ao.auto_unroll_steps, small = {0, 16};
+    // 64 uint8 or 16 uint32 lanes to a vector; nothing here runs. The
+    // helper inlines every Func but the one vectorised.
+    auto choices = [&](Func f, int64_t width) {
+        const PipelineDAG dag({f.function()}, 2);
+        const RandomAnnotator annotator(dag, Halide::Target(kAvx512Target), ao);
+        return ansor_test::auto_unroll_choices_for_vector_width(dag, annotator, ansor_test::resolve(dag, f.name()), width);
+    };
+    CHECK(choices(narrow, 64) == all);
+    CHECK(choices(wide, 32) == all);    // two vectors of uint32
+    CHECK(choices(wide, 64) == small);  // four
+    CHECK(choices(offset, 64) == small);
+}
+
 TEST_CASE("stages whose inlined producers make a large body draw small auto-unroll steps only") {
     // nl_means's zero-shot program inlined its patch distances (294 calls)
     // into `sums` and unrolled 112 copies of them: not compiled within 120 s.
