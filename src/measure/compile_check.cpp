@@ -1,6 +1,7 @@
 #include "measure/compile_check.h"
 
 #include "measure/child_limits.h"
+#include "measure/lowered_input_reads.h"
 #include "measure/measure_child.h"
 #include "measure/pipeline_runner.h"
 #include "measure/sandbox.h"
@@ -22,6 +23,7 @@ namespace ansor {
 namespace {
 
 constexpr const char *kCompiledLine = "compile check: compiled";
+constexpr const char *kFunction = "ansor_compile_check";
 
 // The child: compiles the scheduled copy into `object` and says so on
 // stdout; Halide's errors and crashes reach the parent there too.
@@ -29,8 +31,13 @@ constexpr const char *kCompiledLine = "compile check: compiled";
                                    const std::string &object) {
     try {
         Halide::Pipeline p = scheduled_pipeline(dag, &state);
-        p.compile_to_object(object, p.infer_arguments(), "ansor_compile_check", target);
-        std::printf("%s\n", kCompiledLine);
+        const Halide::Module module = p.compile_to_module(p.infer_arguments(), kFunction, target);
+        if (auto over_read = find_input_over_read(module, kFunction, dag)) {
+            std::printf("error: %s\n", over_read->describe().c_str());
+        } else {
+            module.compile({{Halide::OutputFileType::object, object}});
+            std::printf("%s\n", kCompiledLine);
+        }
     } catch (const Halide::Error &e) {
         std::printf("error: %s\n", e.what());
     } catch (const std::exception &e) {

@@ -4,8 +4,9 @@
 // is lowered and compiled to an object file (LLVM's code generation
 // included) in a sandboxed child (sandbox.h), so that a schedule Halide
 // rejects, one that crashes the compiler, or one whose compile runs away is
-// found without touching the build. The target need not be one this machine
-// runs: nothing is executed.
+// found without touching the build, and so is one whose lowered code reads
+// an input beyond the pipeline's region (lowered_input_reads.h). The target
+// need not be one this machine runs: nothing is executed.
 #include "state/state.h"
 
 #include <Halide.h>
