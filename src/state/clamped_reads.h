@@ -3,6 +3,8 @@
 // than their region without reading outside an input buffer.
 #include "dag/pipeline_dag.h"
 
+#include <vector>
+
 namespace ansor {
 
 // Whether node `node`'s region reaches a pipeline input unclamped: it reads an
@@ -12,7 +14,8 @@ bool reads_input_unclamped(const PipelineDAG &dag, int node);
 
 // Whether some consumer reads node `node` through a clamp (a boundary
 // condition): near the clamped border, its region inside one of the
-// consumer's tiles is narrower than the tile.
-bool read_through_clamp(const PipelineDAG &dag, int node);
+// consumer's tiles is narrower than the tile. A consumer in `inlined` (node
+// flags) is looked through: its own consumers' clamps bound its calls.
+bool read_through_clamp(const PipelineDAG &dag, int node, const std::vector<bool> &inlined);
 
 }  // namespace ansor

@@ -41,7 +41,7 @@ void check_no_input_overread(const LoopNest &m, const std::string &func, const M
     if (!reads_input_unclamped(m.dag(), node)) return;
     const ModelFunc &c = m.func(consumer);
     const int consumer_node = c.dag_index >= 0 ? c.dag_index : m.func(c.created_from).dag_index;
-    const bool consumer_guards_all = read_through_clamp(m.dag(), c.dag_index) &&
+    const bool consumer_guards_all = read_through_clamp(m.dag(), c.dag_index, m.inlined_nodes()) &&
                                      reads_input_unclamped(m.dag(), consumer_node);
     for (int i = 0; i <= at; i++) {
         const ModelLoop &l = cs.loops[i];
