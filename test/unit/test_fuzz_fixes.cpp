@@ -7,6 +7,7 @@
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
 #include "state/state.h"
+#include "state/clamped_reads.h"
 #include "state/steps.h"
 #include "lowering_test_support.h"
 #include "measure_test_support.h"
@@ -620,4 +621,26 @@ TEST_CASE("an update fuses at most four tile loops") {
         }
     }
     CHECK(widest_update_fuse == 3);
+}
+
+TEST_CASE("a Func read through a boundary clamp behind an inlined consumer counts as read through the clamp") {
+    // Seed 361: an upsample read plainly by a Func that a boundary condition
+    // clamps; inlined, the clamp bounds the upsample's region, and a split
+    // shifted inwards there read the input's column -1.
+    ImageParam in(UInt(16), 2, "rc_in");
+    in.dim(0).set_estimate(0, 64).dim(1).set_estimate(0, 64);
+    Var x("x"), y("y");
+    Func up("rc_up"), mid("rc_mid"), edge("rc_edge"), out("rc_out");
+    up(x, y) = in(x / 2, y / 2);
+    mid(x, y) = up(x, y) + 1;
+    edge(x, y) = mid(clamp(x, 0, 127), clamp(y, 0, 127));
+    out(x, y) = edge(x - 1, y) + edge(x + 1, y);
+    out.set_estimate(x, 0, 128).set_estimate(y, 0, 128);
+    const PipelineDAG dag({out.function()}, 2);
+    const int up_node = *dag.index_of(ansor_test::resolve(dag, "rc_up"));
+    std::vector<bool> inlined(dag.nodes().size(), false);
+    CHECK_FALSE(read_through_clamp(dag, up_node, inlined));
+    inlined[*dag.index_of(ansor_test::resolve(dag, "rc_mid"))] = true;
+    CHECK(read_through_clamp(dag, up_node, inlined));
+    CHECK(read_through_clamp(dag, *dag.index_of(ansor_test::resolve(dag, "rc_mid")), {}));
 }
