@@ -167,12 +167,12 @@ bool RandomAnnotator::unrolls_little(const LoopNest &m, const std::string &func,
     // (vector_width_breaks_codegen), which every unrolled copy repeats (seed
     // 110: a matrix product's 9-wide tile unrolled 3 x 48 x 3 around a
     // guarded reduction, past 60 s; unrolled 16, 2.9 s).
-    if (inner.constant_extent && vector_width_breaks_codegen(inner.extent, widest_type_bytes(m, func))) return true;
+    const int output_bytes = widest_type_bytes(m, func);
+    if (inner.constant_extent && vector_width_breaks_codegen(inner.extent, output_bytes)) return true;
     // A body that widens its values (a uint8 Func computed in uint32) splits
     // each vector into several of the wider type, with shuffles to widen and
     // narrow them, in every unrolled copy (fuzz seed 31: a uint8 stencil
     // computed in uint32, 64 lanes unrolled 464 times, compiled past 60 s).
-    const int output_bytes = widest_type_bytes(m, func);
     const int computed_bytes = node ? dag_.inlined_widest_value_bytes(*node, m.inlined_nodes()) : output_bytes;
     const int64_t computed_lanes = std::max(1, target_.natural_vector_size(Halide::UInt(8)) / computed_bytes);
     if (computed_bytes > output_bytes && inner.constant_extent &&

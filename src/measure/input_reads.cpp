@@ -1,6 +1,7 @@
 #include "measure/input_reads.h"
 
 #include "measure/gpu_build.h"
+#include "measure/lowered_input_reads.h"
 #include "measure/runner_files.h"
 #include "measure/subprocess.h"
 #include "util/errors.h"
@@ -8,14 +9,6 @@
 #include <nlohmann/json.hpp>
 
 namespace ansor {
-
-namespace {
-
-std::string interval(int64_t min, int64_t extent) {
-    return "[" + std::to_string(min) + ", " + std::to_string(min + extent - 1) + "]";
-}
-
-}  // namespace
 
 void require_reads_within_reference(const PipelineDAG &dag, const std::string &reference_spec,
                                     const std::string &runner, const std::string &library,
@@ -43,13 +36,8 @@ void require_reads_within_reference(const PipelineDAG &dag, const std::string &r
         const auto min = r["min"].get<std::vector<int64_t>>();
         const auto extent = r["extent"].get<std::vector<int64_t>>();
         for (size_t d = 0; d < file->min.size() && d < min.size(); d++) {
-            const bool pinned = d < info->constraints.min.size() && (info->constraints.min[d] || info->constraints.extent[d]);
-            if (pinned || extent[d] <= 0) continue;
-            if (min[d] < file->min[d] || min[d] + extent[d] > file->min[d] + file->extent[d]) {
-                throw GpuProgramRejected("reads input " + name + " over " + interval(min[d], extent[d]) +
-                                         " in dimension " + std::to_string(d) + ", beyond the " +
-                                         interval(file->min[d], file->extent[d]) +
-                                         " the pipeline needs: it would fail on inputs of the pipeline's sizes");
+            if (auto over = read_beyond(*info, (int)d, min[d], extent[d], file->min[d], file->extent[d])) {
+                throw GpuProgramRejected(over->describe());
             }
         }
     }

@@ -92,6 +92,14 @@ std::string InputOverRead::describe() const {
            " the pipeline needs: it would fail on inputs of the pipeline's sizes";
 }
 
+std::optional<InputOverRead> read_beyond(const InputInfo &in, int dim, int64_t min, int64_t extent,
+                                         int64_t allowed_min, int64_t allowed_extent) {
+    const bool pinned = dim < (int)in.constraints.min.size() && (in.constraints.min[dim] || in.constraints.extent[dim]);
+    if (pinned || extent <= 0) return std::nullopt;
+    if (min >= allowed_min && min + extent <= allowed_min + allowed_extent) return std::nullopt;
+    return InputOverRead{in.name, dim, min, extent, allowed_min, allowed_extent};
+}
+
 std::optional<InputOverRead> find_input_over_read(const Module &module, const std::string &function,
                                                   const PipelineDAG &dag) {
     RequiredRegions checks(estimated_free_variables(dag));
@@ -103,12 +111,9 @@ std::optional<InputOverRead> find_input_over_read(const Module &module, const st
         if (reads == checks.required.end()) continue;
         for (const auto &[d, range] : reads->second) {
             if (d < 0 || d >= (int)in.region.size()) continue;
-            const bool pinned = d < (int)in.constraints.min.size() && (in.constraints.min[d] || in.constraints.extent[d]);
-            const int64_t extent = range.second - range.first + 1;
-            if (pinned || extent <= 0) continue;
             const DimRange &allowed = in.region[d];
-            if (range.first < allowed.min || range.second >= allowed.min + allowed.extent) {
-                return InputOverRead{in.name, d, range.first, extent, allowed.min, allowed.extent};
+            if (auto over = read_beyond(in, d, range.first, range.second - range.first + 1, allowed.min, allowed.extent)) {
+                return over;
             }
         }
     }

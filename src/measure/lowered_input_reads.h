@@ -26,6 +26,12 @@ struct InputOverRead {
     std::string describe() const;
 };
 
+// Whether `in` read over [min, min + extent) in dimension `dim` reaches
+// beyond [allowed_min, allowed_min + allowed_extent); a dimension whose
+// bounds the input's constraints pin, or an empty read, is not judged.
+std::optional<InputOverRead> read_beyond(const InputInfo &in, int dim, int64_t min, int64_t extent,
+                                         int64_t allowed_min, int64_t allowed_extent);
+
 // The first buffer input dimension that `module`'s function `function`
 // reads beyond the DAG's region of that input, for the outputs' estimated
 // regions. Dimensions whose bounds the input's constraints pin, and

@@ -52,16 +52,16 @@ bool read_through_clamp(const PipelineDAG &dag, int node, const std::vector<bool
     std::vector<int> todo = {node};
     seen[node] = true;
     while (!todo.empty()) {
-        const std::string &name = dag.node(todo.back()).name;
+        const Node &n = dag.node(todo.back());
         todo.pop_back();
-        for (size_t k = 0; k < dag.nodes().size(); k++) {
-            for (const StageInfo &st : dag.node((int)k).stages) {
+        for (int k : n.consumers) {
+            for (const StageInfo &st : dag.node(k).stages) {
                 for (const CallSite &c : st.calls) {
-                    if (c.callee != name) continue;
+                    if (c.callee != n.name) continue;
                     if (!c.args.empty() && std::all_of(c.args.begin(), c.args.end(), is_clamped)) return true;
-                    if (k < inlined.size() && inlined[k] && !seen[k]) {
+                    if (k < (int)inlined.size() && inlined[k] && !seen[k]) {
                         seen[k] = true;
-                        todo.push_back((int)k);
+                        todo.push_back(k);
                     }
                 }
             }
