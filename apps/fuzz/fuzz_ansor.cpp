@@ -1,5 +1,6 @@
 #include "fuzz_ansor.h"
 
+#include "annotate/random_annotator.h"
 #include "dag/pipeline_dag.h"
 #include "measure/measurer.h"
 #include "records/canonical_steps.h"
@@ -90,25 +91,34 @@ std::vector<Finding> check_ansor(const AnsorCheck &check, const random_pipeline:
 }
 
 std::vector<Finding> replay_programs(const AnsorCheck &check, const random_pipeline::RandomPipelineSpec &spec,
-                                     const std::vector<nlohmann::json> &steps) {
+                                     const std::vector<nlohmann::json> &steps, bool refuse_undrawable) {
     std::vector<Finding> findings;
     try {
         random_pipeline::RandomPipeline p = random_pipeline::build_random_pipeline(spec);
         ansor::PipelineDAG dag(p.output_functions(), check.parallelism);
         const ansor::CanonicalNames names(dag);
+        const ansor::SessionSettings settings = fuzz_settings(check, spec, dag);
+        const ansor::RandomAnnotator annotator(dag, check.target, settings.annotation);
         std::vector<ansor::State> states;
         for (const nlohmann::json &s : steps) {
             ansor::State state = ansor::state_from_canonical_steps(dag, names, s);
             try {
                 state.replay();
-                states.push_back(std::move(state));
             } catch (const ansor::InvalidState &e) {
                 // The search no longer builds this program: a fixed bug's program.
                 findings.push_back(Finding{"Ansor", spec.seed, Outcome::Refused, e.what()});
+                continue;
             }
+            const std::string misfit = refuse_undrawable ? annotator.misfit(state) : "";
+            if (!misfit.empty()) {
+                // Nor does it draw one that breaks the annotator's rules.
+                findings.push_back(Finding{"Ansor", spec.seed, Outcome::Refused, "not drawn: " + misfit});
+                continue;
+            }
+            states.push_back(std::move(state));
         }
         if (states.empty()) return findings;
-        ansor::ForkMeasurer measurer(dag, fuzz_settings(check, spec, dag).measure);
+        ansor::ForkMeasurer measurer(dag, settings.measure);
         const std::vector<ansor::MeasureResult> results = measurer.measure(states);
         for (size_t i = 0; i < states.size(); i++) findings.push_back(finding_of(check, spec.seed, states[i], results[i]));
     } catch (const std::exception &e) {

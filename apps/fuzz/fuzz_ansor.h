@@ -27,8 +27,12 @@ struct AnsorCheck {
 std::vector<Finding> check_ansor(const AnsorCheck &check, const random_pipeline::RandomPipelineSpec &spec);
 
 // Measures given programs (canonical steps, as a tuning log or corpus
-// stores them) of the pipeline instead of searching: reproduces recorded failures.
+// stores them) of the pipeline instead of searching: reproduces recorded
+// failures. A program the search no longer builds is refused, and with
+// `refuse_undrawable` also one the annotator would no longer draw
+// (RandomAnnotator::misfit); without it such a program is still measured,
+// so that the measurer's own checks stay tested on it.
 std::vector<Finding> replay_programs(const AnsorCheck &check, const random_pipeline::RandomPipelineSpec &spec,
-                                     const std::vector<nlohmann::json> &steps);
+                                     const std::vector<nlohmann::json> &steps, bool refuse_undrawable);
 
 }  // namespace ansor_fuzz

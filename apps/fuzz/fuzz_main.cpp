@@ -53,7 +53,7 @@ FuzzOptions parse(int argc, char **argv) {
     p.option("--replay", &o.replay,
              "no search: measure the programs of FILE, JSON lines of {\"seed\":S,\"stages\":N,\"max_size\":M,\n"
              "                             \"steps\":[canonical steps]} (SEEDS is ignored); a program the search now refuses\n"
-             "                             to build counts as refused, not as a failure",
+             "                             to build or to draw counts as refused, not as a failure",
              "FILE");
     p.option("--dump", &o.dump, "append each failing Ansor program to FILE as a --replay line", "FILE");
     p.option("--verbose", &o.verbose, "print each failing Ansor program's schedule");
@@ -187,7 +187,7 @@ int main(int argc, char **argv) {
             spec.seed = j.at("seed").get<uint64_t>();
             spec.stages = j.at("stages").get<int>();
             spec.max_size = j.at("max_size").get<int>();
-            const std::vector<ansor_fuzz::Finding> findings = ansor_fuzz::replay_programs(ansor, spec, {j.at("steps")});
+            const std::vector<ansor_fuzz::Finding> findings = ansor_fuzz::replay_programs(ansor, spec, {j.at("steps")}, true);
             for (const auto &f : findings) tally.add(f);
             print_seed(spec.seed, spec.stages, findings);
         }
@@ -214,7 +214,7 @@ int main(int argc, char **argv) {
             auto r = replay.find(seed);
             if (r == replay.end()) continue;
             spec.stages = r->second.first;
-            findings = ansor_fuzz::replay_programs(ansor, spec, r->second.second);
+            findings = ansor_fuzz::replay_programs(ansor, spec, r->second.second, false);
         } else {
             findings = ansor_fuzz::check_ansor(ansor, spec);
             if (!o.peers.empty()) add_peer_findings(o, ansor, spec, findings);

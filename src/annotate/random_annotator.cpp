@@ -3,6 +3,7 @@
 #include "annotate/block_transpose.h"
 #include "annotate/inlined_bodies.h"
 #include "annotate/parallel_tasks.h"
+#include "annotate/clamped_unit_splits.h"
 #include "annotate/reduction_step_tiles.h"
 #include "annotate/unread_tile_loops.h"
 #include "dag/definition_analysis.h"
@@ -491,6 +492,9 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
     // A per-step tile too large for the caches is a draw that does not fit
     // (reduction_step_tiles.h); the sampler draws again.
     check_reduction_step_tiles(m);
+    // A split by 1 under a clamp would make the pipeline ask for inputs wider
+    // than it reads (clamped_unit_splits.h); the sampler draws again.
+    check_clamped_unit_splits(out, m);
     return out;
 }
 
@@ -525,24 +529,21 @@ std::vector<bool> RandomAnnotator::inlined_by(const State &program) const {
     return out;
 }
 
-bool RandomAnnotator::fits_target(const State &program) const {
+std::string RandomAnnotator::misfit(const State &program) const {
     try {
         check_inlined_bodies(dag_, inlined_by(program), has_likely_);
-    } catch (const InvalidState &) {
-        return false;
-    }
-    if (!gpu_ && !places_in_a_reduction_stage(program)) return true;
-    try {
+        if (!gpu_ && !places_in_a_reduction_stage(program) && !has_unit_split(program)) return "";
         const LoopNest m = program.replay();
-        if (!gpu_) {
+        if (gpu_) {
+            check_gpu_program(program, m);
+        } else {
             check_reduction_step_tiles(m);
-            return true;
+            check_clamped_unit_splits(program, m);
         }
-        check_gpu_program(program, m);
-        return true;
-    } catch (const InvalidState &) {
-        return false;
+    } catch (const InvalidState &e) {
+        return e.what();
     }
+    return "";
 }
 
 }  // namespace ansor

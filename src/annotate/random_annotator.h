@@ -111,13 +111,17 @@ public:
     void check_gpu_program(const State &program, const LoopNest &model) const;
     // Whether a program (say, a mutant) keeps to the target's limits: a GPU
     // block's (check_gpu_program); on a CPU, per-step tiles that fit the
-    // caches (reduction_step_tiles.h); on both, bodies that inlining keeps
-    // within what compiles (inlined_bodies.h).
-    bool fits_target(const State &program) const;
+    // caches (reduction_step_tiles.h) and no split by 1 that Halide would
+    // bound past an input (clamped_unit_splits.h); on both, bodies that
+    // inlining keeps within what compiles (inlined_bodies.h).
+    bool fits_target(const State &program) const { return misfit(program).empty(); }
+    // Why `program` does not fit, empty if it does.
+    std::string misfit(const State &program) const;
 
 private:
     // Whether some Func is placed at a loop of a stage that may have a
-    // reduction (fits_target replays only such programs on a CPU).
+    // reduction (misfit replays only such programs, or ones with a split by
+    // 1, on a CPU).
     bool places_in_a_reduction_stage(const State &program) const;
     // The GPU counterparts of annotate / annotate_stage / random_location.
     State annotate_gpu(const State &sketch, std::mt19937_64 &rng);

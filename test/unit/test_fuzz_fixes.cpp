@@ -1,6 +1,7 @@
 // Programs the fuzzer found the search building wrongly (ansor_fuzz,
 // docs/fuzzing.md), reduced to their structure: each is now built safely
 // or refused.
+#include "annotate/clamped_unit_splits.h"
 #include "annotate/factorization.h"
 #include "annotate/random_annotator.h"
 #include "search/mutations.h"
@@ -643,4 +644,68 @@ TEST_CASE("a Func read through a boundary clamp behind an inlined consumer count
     inlined[*dag.index_of(ansor_test::resolve(dag, "rc_mid"))] = true;
     CHECK(read_through_clamp(dag, up_node, inlined));
     CHECK(read_through_clamp(dag, *dag.index_of(ansor_test::resolve(dag, "rc_mid")), {}));
+}
+
+TEST_CASE("a Func computed inside its consumer's loop under a clamp is not split by 1") {
+    // Seeds 354, 368, 491: a matrix product computed at a stencil's tile
+    // loop, read through the stencil's boundary clamp, had its update's x
+    // split by 1. Halide 14 guards no split by 1, and its bounds inference
+    // then asks for inputs far wider than the pipeline reads.
+    ImageParam in(Float(32), 2, "cus_in");
+    in.dim(0).set_estimate(0, 63).dim(1).set_estimate(0, 35);
+    Var x("x"), y("y");
+    RDom r(0, 8);
+    Func mm("cus_mm"), edge("cus_edge"), out("cus_out");
+    mm(x, y) = 0.f;
+    mm(x, y) += in(x, r + y);
+    edge(x, y) = mm(clamp(x, 0, 62), clamp(y, 0, 27));
+    out(x, y) = edge(x - 2, y) + edge(x + 2, y);
+    out.set_estimate(x, 0, 63).set_estimate(y, 0, 28);
+
+    SUBCASE("Halide's bounds: a split by 1 asks for more of the input, a split by 2 does not") {
+        auto input_columns = [&](int factor) {
+            // The same pipeline, scheduled directly in Halide as the program lowers.
+            Var xo("xo"), xi("xi"), a("a"), b("b");
+            ImageParam fresh(Float(32), 2, "cus_in_" + std::to_string(factor));
+            Func m("cus_mm_" + std::to_string(factor)), e("cus_edge_" + std::to_string(factor)),
+                o("cus_out_" + std::to_string(factor));
+            m(x, y) = 0.f;
+            m(x, y) += fresh(x, r + y);
+            e(x, y) = m(clamp(x, 0, 62), clamp(y, 0, 27));
+            o(x, y) = e(x - 2, y) + e(x + 2, y);
+            o.split(x, xo, xi, 9);
+            m.compute_at(o, xo);
+            m.update(0).split(x, a, b, factor, TailStrategy::GuardWithIf);
+            Buffer<float> result(63, 28);
+            o.infer_input_bounds(result);
+            return fresh.get().dim(0).extent();
+        };
+        CHECK(input_columns(2) == 63);
+        CHECK(input_columns(1) > 63);
+    }
+
+    SUBCASE("the search refuses the split by 1 there, and nowhere else") {
+        const PipelineDAG dag({out.function()}, 2);
+        const std::string o = ansor_test::resolve(dag, "cus_out"), m = ansor_test::resolve(dag, "cus_mm"),
+                          e = ansor_test::resolve(dag, "cus_edge");
+        auto program = [&](int64_t factor, bool at_tile) {
+            State s(dag);
+            s.add(std::make_shared<ComputeLocationStep>(e, Location{LocationKind::Inline, "", 0, ""}));
+            s.add(std::make_shared<SplitStep>(o, 0, "x", std::vector<int64_t>{9}));
+            if (at_tile) s.add(std::make_shared<ComputeLocationStep>(m, Location{LocationKind::At, o, 0, "x_0"}));
+            s.add(std::make_shared<SplitStep>(m, 1, "x", std::vector<int64_t>{factor}));
+            return s;
+        };
+        AnnotationOptions ao;
+        ao.parallelism = 2;
+        const RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
+        const State unit_at_tile = program(1, true);
+        CHECK_THROWS_WITH_AS(check_clamped_unit_splits(unit_at_tile, unit_at_tile.replay()),
+                             doctest::Contains("by 1"), InvalidState);
+        CHECK_FALSE(annotator.fits_target(unit_at_tile));
+        for (const State &fine : {program(2, true), program(1, false)}) {
+            CHECK_NOTHROW(check_clamped_unit_splits(fine, fine.replay()));
+            CHECK(annotator.fits_target(fine));
+        }
+    }
 }
