@@ -479,14 +479,20 @@ TEST_CASE("stages whose body computes in a wider type than their output count ve
     ImageParam in(UInt(8), 2, "in");
     in.dim(0).set_estimate(0, 256).dim(1).set_estimate(0, 64);
     Var x("x"), y("y");
-    Func narrow("narrow"), wide("wide"), scaled("scaled"), offset("offset");
+    Func narrow("narrow"), wide("wide"), scaled("scaled"), offset("offset"), curve("curve"), toned("toned");
     // Coordinates are address arithmetic: narrow computes in uint8 only.
     narrow(x, y) = in(2 * x / 2, y) + in(x, y + 1);
+    // Seed 430: a uint8 table read at an index computed in float from the
+    // data computes in float, 40 lanes unrolled 112 copies: past 60 s.
+    curve(x) = cast<uint8_t>(x / 4);
+    toned(x, y) = curve(clamp(cast<int>(in(x, y) * 2.5f), 0, 1023));
     wide(x, y) = cast<uint8_t>((cast<uint32_t>(in(x, y)) + in(x, y + 1) + in(x, y + 2)) / 3);
     // offset computes in uint8 itself, in uint32 once scaled is inlined.
     scaled(x, y) = cast<uint8_t>(cast<uint32_t>(in(x, y)) * 3 / 4);
     offset(x, y) = scaled(x, y) + 1;
-    for (Func f : {narrow, wide, offset}) f.set_estimate(x, 0, 128).set_estimate(y, 0, 32);
+    for (Func f : {narrow, wide, offset, toned}) f.set_estimate(x, 0, 128).set_estimate(y, 0, 32);
+    const PipelineDAG toned_dag({toned.function()}, 2);
+    CHECK(toned_dag.node(*toned_dag.index_of(ansor_test::resolve(toned_dag, "toned"))).widest_value_bytes == 4);
 
     const PipelineDAG offset_dag({offset.function()}, 2);
     const int off = *offset_dag.index_of(ansor_test::resolve(offset_dag, "offset"));
@@ -509,6 +515,8 @@ TEST_CASE("stages whose body computes in a wider type than their output count ve
     CHECK(choices(wide, 32) == all);    // two vectors of uint32
     CHECK(choices(wide, 64) == small);  // four
     CHECK(choices(offset, 64) == small);
+    CHECK(choices(toned, 32) == all);    // two vectors of float
+    CHECK(choices(toned, 40) == small);  // more
 }
 
 TEST_CASE("stages whose inlined producers make a large body draw small auto-unroll steps only") {
