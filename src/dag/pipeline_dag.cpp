@@ -1,5 +1,6 @@
 #include "dag/pipeline_dag.h"
 
+#include "dag/definition_analysis.h"
 #include "dag/read_widths.h"
 
 #include "util/errors.h"
@@ -120,24 +121,6 @@ public:
 // The widest type of the values a definition computes. The coordinates of
 // calls to Funcs and inputs are left out: they are address arithmetic,
 // not lanes of the value.
-// Whether an expression reads a Func or a buffer.
-class ReadsData : public IRVisitor {
-    using IRVisitor::visit;
-    void visit(const Call *op) override {
-        found = found || op->call_type == Call::Halide || op->call_type == Call::Image;
-        IRVisitor::visit(op);
-    }
-
-public:
-    bool found = false;
-};
-
-bool reads_data(const Expr &e) {
-    ReadsData r;
-    e.accept(&r);
-    return r.found;
-}
-
 // The widest type a definition's values compute in. A call's coordinates
 // are address arithmetic, not counted, unless they read data themselves (a
 // lookup table indexed by a computed value): then each lane computes its
