@@ -3,6 +3,8 @@
 #include "state/clamped_reads.h"
 #include "state/steps.h"
 
+#include <optional>
+
 namespace ansor {
 
 namespace {
@@ -14,10 +16,22 @@ const SplitStep *unit_split(const StepPtr &step) {
 
 }  // namespace
 
-bool has_unit_split(const State &program) {
+std::vector<bool> nodes_read_under_clamp(const PipelineDAG &dag) {
+    const std::vector<bool> every_consumer_inlined(dag.nodes().size(), true);
+    std::vector<bool> out(dag.nodes().size());
+    for (size_t n = 0; n < out.size(); n++) {
+        out[n] = reads_input_unclamped(dag, (int)n) && read_through_clamp(dag, (int)n, every_consumer_inlined);
+    }
+    return out;
+}
+
+bool has_unit_split(const State &program, const std::vector<bool> &under_clamp) {
     for (const FuncSteps &g : program.groups()) {
         for (const StepPtr &step : g.steps) {
-            if (unit_split(step)) return true;
+            const SplitStep *split = unit_split(step);
+            if (!split) continue;
+            const std::optional<int> node = program.dag().index_of(split->func());
+            if (!node || under_clamp[*node]) return true;
         }
     }
     return false;

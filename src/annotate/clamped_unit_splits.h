@@ -10,11 +10,19 @@
 #include "state/loop_nest.h"
 #include "state/state.h"
 
+#include <vector>
+
 namespace ansor {
 
-// Whether `program` has a split whose inner pieces multiply to 1: only such
-// a program needs its loop nest checked.
-bool has_unit_split(const State &program);
+// Per DAG node, whether some schedule could split it by 1 under a clamp:
+// it reads an input unclamped and a consumer, or a consumer behind Funcs
+// that could be inlined, reads it through a clamp.
+std::vector<bool> nodes_read_under_clamp(const PipelineDAG &dag);
+
+// Whether `program` splits by 1 a Func flagged in `under_clamp` (or one the
+// program creates, such as a cache-write intermediate): only such a program
+// needs its loop nest checked.
+bool has_unit_split(const State &program, const std::vector<bool> &under_clamp);
 
 // Throws InvalidState, naming the Func and loop, where `program` (replayed
 // as `m`) splits a pure loop of such a Func by 1.

@@ -1,9 +1,9 @@
 #include "annotate/random_annotator.h"
 
 #include "annotate/block_transpose.h"
+#include "annotate/clamped_unit_splits.h"
 #include "annotate/inlined_bodies.h"
 #include "annotate/parallel_tasks.h"
-#include "annotate/clamped_unit_splits.h"
 #include "annotate/reduction_step_tiles.h"
 #include "annotate/unread_tile_loops.h"
 #include "dag/definition_analysis.h"
@@ -88,6 +88,7 @@ RandomAnnotator::RandomAnnotator(const PipelineDAG &dag, const Halide::Target &t
       reduction_factors_(options_.max_reduction_factor),
       consumer_tile_factors_(options_.max_consumer_tile), gpu_(gpu_target_facts(target)) {
     has_likely_ = boundary_condition_nodes(dag_);
+    read_under_clamp_ = nodes_read_under_clamp(dag_);
     for (const Node &n : dag_.nodes()) {
         bool coordinate_select = false;
         if (!n.func.has_extern_definition()) {
@@ -532,7 +533,7 @@ std::vector<bool> RandomAnnotator::inlined_by(const State &program) const {
 std::string RandomAnnotator::misfit(const State &program) const {
     try {
         check_inlined_bodies(dag_, inlined_by(program), has_likely_);
-        if (!gpu_ && !places_in_a_reduction_stage(program) && !has_unit_split(program)) return "";
+        if (!gpu_ && !places_in_a_reduction_stage(program) && !has_unit_split(program, read_under_clamp_)) return "";
         const LoopNest m = program.replay();
         if (gpu_) {
             check_gpu_program(program, m);

@@ -155,6 +155,8 @@ private:
     // Per DAG node: whether its own definitions hold a `likely` (a boundary
     // condition's clamp).
     std::vector<bool> has_likely_;
+    // Nodes some schedule could split by 1 under a clamp (clamped_unit_splits.h).
+    std::vector<bool> read_under_clamp_;
     // Per DAG node: whether its definitions select on their own coordinates
     // (constant_exterior's bounds test).
     std::vector<bool> selects_on_coordinates_;
