@@ -20,7 +20,7 @@ std::vector<bool> nodes_read_under_clamp(const PipelineDAG &dag) {
     const std::vector<bool> every_consumer_inlined(dag.nodes().size(), true);
     std::vector<bool> out(dag.nodes().size());
     for (size_t n = 0; n < out.size(); n++) {
-        out[n] = reads_input_unclamped(dag, (int)n) && read_through_clamp(dag, (int)n, every_consumer_inlined);
+        out[n] = overcompute_reads_past_input(dag, (int)n, every_consumer_inlined);
     }
     return out;
 }
@@ -50,7 +50,7 @@ void check_clamped_unit_splits(const State &program, const LoopNest &m) {
             const int outer = stage.find(split->piece_names().front());
             // A loop of one iteration has one extent in every tile: nothing to take apart.
             if (outer < 0 || stage.loops[outer].kind == LoopKind::Reduction || stage.loops[outer].extent <= 1) continue;
-            if (!reads_input_unclamped(m.dag(), node) || !read_through_clamp(m.dag(), node, m.inlined_nodes())) continue;
+            if (!overcompute_reads_past_input(m.dag(), node, m.inlined_nodes())) continue;
             throw InvalidState("'" + f.name + "' stage " + std::to_string(split->stage) + " splits '" + split->loop +
                                "' by 1 inside '" + f.location.func +
                                "' under a clamp: Halide would bound its input reads past the region");

@@ -118,9 +118,6 @@ public:
     std::map<std::string, int64_t> counts;
 };
 
-// The widest type of the values a definition computes. The coordinates of
-// calls to Funcs and inputs are left out: they are address arithmetic,
-// not lanes of the value.
 // The widest type a definition's values compute in. A call's coordinates
 // are address arithmetic, not counted, unless they read data themselves (a
 // lookup table indexed by a computed value): then each lane computes its

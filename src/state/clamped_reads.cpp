@@ -70,4 +70,8 @@ bool read_through_clamp(const PipelineDAG &dag, int node, const std::vector<bool
     return false;
 }
 
+bool overcompute_reads_past_input(const PipelineDAG &dag, int node, const std::vector<bool> &inlined) {
+    return read_through_clamp(dag, node, inlined) && reads_input_unclamped(dag, node);
+}
+
 }  // namespace ansor

@@ -18,4 +18,9 @@ bool reads_input_unclamped(const PipelineDAG &dag, int node);
 // flags) is looked through: its own consumers' clamps bound its calls.
 bool read_through_clamp(const PipelineDAG &dag, int node, const std::vector<bool> &inlined);
 
+// Both: node `node` is read through a clamp, so its region inside a
+// consumer's tile can be narrower than the tile, and it reads an input
+// unclamped, so computing it past that region reads past the input.
+bool overcompute_reads_past_input(const PipelineDAG &dag, int node, const std::vector<bool> &inlined);
+
 }  // namespace ansor

@@ -69,8 +69,7 @@ std::vector<Directive> SplitStep::lower(const LoopNest &m) const {
     std::string remaining = loop;
     int64_t inner = product_of_factors(factors);
     const ModelFunc &f = m.func(func_);
-    const bool overcompute_reads_outside = read_through_clamp(m.dag(), f.dag_index, m.inlined_nodes()) &&
-                                           reads_input_unclamped(m.dag(), f.dag_index);
+    const bool overcompute_reads_outside = overcompute_reads_past_input(m.dag(), f.dag_index, m.inlined_nodes());
     // A piece of an earlier split split again into whole tiles computes no
     // point outside that piece's range, so it needs no guard of its own;
     // Halide 14 infers wrong bounds for the other dims of a loop fused with
