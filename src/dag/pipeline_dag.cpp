@@ -369,7 +369,16 @@ void PipelineDAG::compute_regions() {
     (void)unset;
     std::vector<std::string> order;
     for (const auto &n : nodes_) order.push_back(n.name);
+    // A Func's values bound the coordinates it supplies to others (a sample
+    // offset clamped to a radius computed from Params): the bounds are taken
+    // at the Params' estimates, as every region here is, or no region read at
+    // such an offset would come out constant.
     FuncValueBounds value_bounds = compute_function_value_bounds(order, env_);
+    for (auto &kv : value_bounds) {
+        for (Expr *bound : {&kv.second.min, &kv.second.max}) {
+            if (bound->defined() && !bound->type().is_handle()) *bound = with_estimates(*bound);
+        }
+    }
 
     auto merge = [](std::vector<Interval> &into, const Box &box) {
         if (into.empty()) {

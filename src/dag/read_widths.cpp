@@ -190,6 +190,12 @@ std::vector<ReadWidthMemo::DimWidth> ReadWidthMemo::compute(const Reads &r, size
         auto it = boxes.find(producer);
         if (it == boxes.end()) continue;
         for (size_t d = 0; d < producer_dims && d < it->second.size(); d++) {
+            // A coordinate computed from data (a sample offset) has no bound
+            // here: the read is as wide as the producer's region.
+            if (!it->second[d].is_bounded()) {
+                dims[d].constant = false;
+                continue;
+            }
             Expr width = simplify(it->second[d].max - it->second[d].min + 1);
             const int64_t *w = as_const_int(width);
             if (!w) {

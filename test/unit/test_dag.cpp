@@ -108,3 +108,14 @@ TEST_CASE("dag: a histogram scatter is not modelled but does not fail") {
     CHECK_FALSE(h.modelled);
     CHECK_FALSE(h.why_not_modelled.empty());
 }
+
+TEST_CASE("dag: offsets a Func computes, clamped by a Param, bound the region read at the Param's estimate") {
+    auto p = ansor_test::make_sample_offsets(40, 24, 3);
+    PipelineDAG dag(p.functions(), 2);
+    const Node &src = node(dag, "src");
+    CHECK(src.modelled);
+    REQUIRE(src.region.size() == 2);
+    CHECK(src.region[0].min == -3);
+    CHECK(src.region[0].extent == 46);
+    CHECK(src.region[1].extent == 25);
+}

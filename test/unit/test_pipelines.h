@@ -98,6 +98,24 @@ inline Pipe make_blur(int w = 256, int h = 128) {
 
 // conv 3x3 + ReLU over a zero-padded input (channels innermost): the
 // boundary condition adds wrapper Funcs that must be inlined or looked through.
+// A producer read at offsets another Func computes from the data, clamped
+// to a radius that is a Param (a sample of a bokeh or a search window): only
+// the offset's value bounds, at the Param's estimate, bound the read.
+inline Pipe make_sample_offsets(int w = 40, int h = 24, int radius_estimate = 3) {
+    ImageParam in(UInt(8), 2, "in");
+    in.dim(0).set_estimate(0, w).dim(1).set_estimate(0, h);
+    Param<int> radius("radius");
+    radius.set_estimate(radius_estimate);
+    Var x("x"), y("y");
+    Func edge = BoundaryConditions::repeat_edge(in);
+    Func src("src"), offset("offset"), out("out");
+    src(x, y) = cast<float>(edge(x, y)) * 0.5f;
+    offset(x, y) = clamp(cast<int>(edge(x, y)) - 128, -radius, radius);
+    out(x, y) = src(x + offset(x, y), y) + src(x, y + 1);
+    out.set_estimate(x, 0, w).set_estimate(y, 0, h);
+    return {{out}};
+}
+
 inline Pipe make_padded_conv(int hw = 16, int ci = 8, int co = 16) {
     ImageParam in(Float(32), 3, "input"), w(Float(32), 4, "weights");
     in.dim(0).set_estimate(0, ci).dim(1).set_estimate(0, hw).dim(2).set_estimate(0, hw);
