@@ -86,6 +86,13 @@ TuningSession::TuningSession(const PipelineDAG &dag, const Halide::Target &targe
     : dag_(dag), target_(target), settings_(std::move(settings)), parts_(std::move(parts)) {
     // CPU, CUDA or OpenCL; any other device API is a UserError naming it.
     gpu_ = gpu_target_facts(target).has_value();
+    // A Func the loop-nest model cannot see is scheduled without it (at root,
+    // unannotated): name each, so a slow schedule can be traced to it.
+    if (settings_.verbose) {
+        for (const Node &n : dag_.nodes()) {
+            if (!n.modelled) std::fprintf(stderr, "[ansor] not modelled: %s (%s)\n", n.name.c_str(), n.why_not_modelled.c_str());
+        }
+    }
     sketches_ = generate_sketches({dag_, target_});
     if (settings_.max_sketches > 0 && sketches_.size() > settings_.max_sketches) {
         sketches_.erase(sketches_.begin() + (std::ptrdiff_t)settings_.max_sketches, sketches_.end());
