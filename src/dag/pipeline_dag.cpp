@@ -376,7 +376,7 @@ void PipelineDAG::compute_regions() {
     FuncValueBounds value_bounds = compute_function_value_bounds(order, env_);
     for (auto &kv : value_bounds) {
         for (Expr *bound : {&kv.second.min, &kv.second.max}) {
-            if (bound->defined() && !bound->type().is_handle()) *bound = with_estimates(*bound);
+            *bound = with_estimates(*bound);
         }
     }
 

@@ -96,8 +96,6 @@ inline Pipe make_blur(int w = 256, int h = 128) {
     return {{by}};
 }
 
-// conv 3x3 + ReLU over a zero-padded input (channels innermost): the
-// boundary condition adds wrapper Funcs that must be inlined or looked through.
 // A producer read at offsets another Func computes from the data, clamped
 // to a radius that is a Param (a sample of a bokeh or a search window): only
 // the offset's value bounds, at the Param's estimate, bound the read.
@@ -116,6 +114,8 @@ inline Pipe make_sample_offsets(int w = 40, int h = 24, int radius_estimate = 3)
     return {{out}};
 }
 
+// conv 3x3 + ReLU over a zero-padded input (channels innermost): the
+// boundary condition adds wrapper Funcs that must be inlined or looked through.
 inline Pipe make_padded_conv(int hw = 16, int ci = 8, int co = 16) {
     ImageParam in(Float(32), 3, "input"), w(Float(32), 4, "weights");
     in.dim(0).set_estimate(0, ci).dim(1).set_estimate(0, hw).dim(2).set_estimate(0, hw);
