@@ -16,7 +16,7 @@ facts about each app: its generator source file, the generator's name, the
 generator params, and the RunGen arguments (input shapes, scalar values,
 output extents) that every variant gets. --app-table FILE.json replaces it with
 a JSON list of {"name", "generator_source", "generator_name", "params",
-"rungen_args"} objects ("{seed}" in rungen_args becomes --seed), e.g. for a
+"rungen_args"} objects ("{seed}" in the k-th input's argument becomes --seed + k), e.g. for a
 test on a tiny tree of one's own.
 
 Variants: hand (the app's own schedule, auto_schedule=false), Mullapudi2016,
@@ -31,8 +31,8 @@ TIMEOUT, with its first error line), never a stop.
 Phases:
  1. Build: per app, the generator binary (cached in OUT/<app>/), then per
     variant the generator run (its seconds are generator_seconds) and RunGen.
-    Each variant runs once on the same random inputs (RunGen random:SEED) and
-    its outputs are compared with the hand schedule's:
+    Each variant runs once on the same random inputs (RunGen random:SEED+k for
+    the k-th input) and its outputs are compared with the hand schedule's:
       * floating-point outputs: relative error |out - ref| / max(|ref|,
         1e-3 * max|ref|) <= 1e-3 on all but at most 0.1% of the elements
         (NaN matches NaN);
@@ -417,7 +417,16 @@ def rungen_env(args):
 
 
 def rungen_args(app, args):
-    fixed = [a.replace("{seed}", str(args.seed)) for a in app["rungen_args"]]
+    # Each input its own seed (--seed plus its position): RunGen fills two
+    # buffers of one shape and one seed with the same values, and a stereo
+    # pipeline (lens_blur) given the same image twice finds every pixel at
+    # depth 0, a far easier case than any real pair.
+    fixed, seeded = [], 0
+    for a in app["rungen_args"]:
+        if "{seed}" in a:
+            a = a.replace("{seed}", str(args.seed + seeded))
+            seeded += 1
+        fixed.append(a)
     return fixed + [f"--default_input_buffers=random:{args.seed}:estimate_then_auto",
                     "--default_input_scalars=estimate", "--quiet"]
 

@@ -8,11 +8,15 @@
     and Ansor-zero-shot variants must be WRONG (and not timed), hand OK;
   * table.md, ratios.png and host.txt are written;
   * a second run with a libansor.so that does not exist and --reuse: the
-    Ansor row is FAILED naming the plugin, and the run still finishes.
+    Ansor row is FAILED naming the plugin, and the run still finishes;
+  * two inputs of one shape get different seeds (the same seed would give
+    RunGen the same image twice).
 
     check_halide_apps_mode.py LIBANSOR_SO WORK_DIR
 """
+import argparse
 import csv
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -41,7 +45,19 @@ def read_rows(out):
     return {(r["app"], r["variant"]): r for r in csv.DictReader(open(os.path.join(out, "results.csv")))}
 
 
+def check_each_input_has_its_own_seed():
+    sys.path.insert(0, os.path.dirname(SCRIPT))
+    spec = importlib.util.spec_from_file_location("halide_apps_benchmark", SCRIPT)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    app = {"rungen_args": ["left=random:{seed}:[8,8]", "k=3", "right=random:{seed}:[8,8]"]}
+    got = script.rungen_args(app, argparse.Namespace(seed=5))[:3]
+    if got != ["left=random:5:[8,8]", "k=3", "right=random:6:[8,8]"]:
+        fail(f"inputs' RunGen arguments {got}: each input needs its own seed")
+
+
 def main(plugin, work):
+    check_each_input_has_its_own_seed()
     shutil.rmtree(work, ignore_errors=True)
     out = os.path.join(work, "out")
     text = run(["--variants", "hand,Adams2019,Ansor-zero-shot", "--ansor-plugin", plugin, "--out", out])
