@@ -5,6 +5,7 @@
 #include "annotate/inlined_bodies.h"
 #include "annotate/parallel_tasks.h"
 #include "annotate/reduction_step_tiles.h"
+#include "annotate/root_buffers.h"
 #include "annotate/unread_tile_loops.h"
 #include "dag/definition_analysis.h"
 
@@ -297,7 +298,13 @@ Location RandomAnnotator::random_location(const LoopNest &m, const std::string &
     }
     const ModelFunc &f = m.func(func);
     std::vector<Location> at = candidate_loops(m, func);
-    std::uniform_int_distribution<int> kind(0, 2);
+    // Root (0), inline (1) or inside a consumer (2). A Func whose whole
+    // buffer the allocator would map afresh on every run goes inside a
+    // consumer or inline when it can: the page faults of such a buffer
+    // dominate a run, and the cost model, trained on small buffers, cannot
+    // tell.
+    const bool root_allowed = at.empty() || !root_buffer_mapped_each_run(m, func);
+    std::uniform_int_distribution<int> kind(root_allowed ? 0 : 1, 2);
     for (int attempt = 0; attempt < 4; attempt++) {
         int k = kind(rng);
         Location loc;

@@ -1,6 +1,7 @@
 #include "annotate/root_buffers.h"
 
 #include "state/steps.h"
+#include "util/memory_size.h"
 
 #include <algorithm>
 
@@ -18,6 +19,10 @@ int64_t root_buffer_bytes(const LoopNest &model, const std::string &func) {
     }
     for (int64_t e : f.extents) bytes *= std::max<int64_t>(1, e);
     return bytes;
+}
+
+bool root_buffer_mapped_each_run(const LoopNest &model, const std::string &func) {
+    return (uint64_t)root_buffer_bytes(model, func) > kLargestReusedHeapBlockBytes;
 }
 
 }  // namespace ansor

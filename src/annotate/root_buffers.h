@@ -15,4 +15,9 @@ namespace ansor {
 // there times the bytes of one value (all of a Tuple's elements).
 int64_t root_buffer_bytes(const LoopNest &model, const std::string &func);
 
+// Whether `func`'s buffer at root is too large for the allocator to reuse
+// between runs (util/memory_size.h): at root, every run of the program would
+// fault in all of its pages again. The cost model never saw such a buffer.
+bool root_buffer_mapped_each_run(const LoopNest &model, const std::string &func);
+
 }  // namespace ansor

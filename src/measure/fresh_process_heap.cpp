@@ -1,4 +1,5 @@
 #include "measure/fresh_process_heap.h"
+#include "util/memory_size.h"
 
 #include <malloc.h>
 
@@ -11,7 +12,7 @@ namespace ansor {
 namespace {
 
 constexpr size_t kStartThreshold = 128 << 10;     // glibc's DEFAULT_MMAP_THRESHOLD_MIN and trim threshold
-constexpr size_t kLargestThreshold = 32 << 20;    // DEFAULT_MMAP_THRESHOLD_MAX on 64-bit
+constexpr size_t kLargestThreshold = kLargestReusedHeapBlockBytes;
 constexpr size_t kPage = 4096;
 constexpr size_t kChunkHeader = 16;               // size field and alignment of a glibc chunk
 constexpr size_t kHalideAlignment = 128;          // Halide's default halide_malloc alignment

@@ -6,6 +6,12 @@
 
 namespace ansor {
 
+// glibc's largest mmap threshold on 64-bit (DEFAULT_MMAP_THRESHOLD_MAX): a
+// block larger than this is mapped afresh by every malloc and unmapped by its
+// free, so a program that allocates one on each run faults in every page of
+// it on each run, however often it ran before.
+constexpr uint64_t kLargestReusedHeapBlockBytes = uint64_t(32) << 20;
+
 // The machine's physical memory in bytes (0 if the system does not say).
 uint64_t physical_memory_bytes();
 

@@ -1,7 +1,12 @@
 // The size of a Func's buffer at root (src/annotate/root_buffers.{h,cpp}).
+#include "annotate/random_annotator.h"
 #include "annotate/root_buffers.h"
+#include "search/mutations.h"
+#include "search/program_sampler.h"
+#include "sketch/sketch_generator.h"
 #include "state/state.h"
 #include "state/steps.h"
+#include "measure_test_support.h"
 #include "test_pipelines.h"
 
 #include <doctest/doctest.h>
@@ -39,4 +44,66 @@ TEST_CASE("root buffer bytes: a Tuple's values count whole") {
     out.set_estimate(x, 0, 100);
     PipelineDAG dag(ansor_test::Pipe{{out}}.functions(), 2);
     CHECK(root_buffer_bytes(State(dag).replay(), ansor_test::resolve(dag, "tpair")) == 100 * 5);
+}
+
+namespace {
+
+// An upsampling Func read by a vertical stencil, `w` columns of floats by
+// 2100 rows, and how often drawn programs and their compute-location mutants
+// put it at root.
+struct RootDraws {
+    int placed = 0;   // programs in which the annotator or a mutation chose its place
+    int at_root = 0;  // of those, at root
+    bool mapped_each_run = false;
+};
+
+RootDraws draws_of_upsample_at_root(int w) {
+    ImageParam in(Float(32), 2, "min");
+    in.dim(0).set_estimate(0, w / 2).dim(1).set_estimate(0, 2101);
+    Var x("x"), y("y");
+    Func up("mup"), out("mout");
+    up(x, y) = in(x / 2, y) * in((x + 1) / 2, y) + 1.f;
+    out(x, y) = up(x, y) - up(x, y + 1);
+    out.set_estimate(x, 0, w).set_estimate(y, 0, 2099);
+    PipelineDAG dag(ansor_test::Pipe{{out}}.functions(), 2);
+    const std::string name = ansor_test::resolve(dag, "mup");
+    RootDraws d;
+    d.mapped_each_run = root_buffer_mapped_each_run(State(dag).replay(), name);
+
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
+    ProgramSampler sampler(generate_sketches({dag, ansor_test::cpu_target()}), annotator);
+    Mutator mutator(annotator, ao);
+    std::mt19937_64 rng(5);
+    auto count = [&](const State &program) {
+        const LocationKind kind = program.replay().func(name).location.kind;
+        d.placed++;
+        d.at_root += kind == LocationKind::Root;
+    };
+    for (int i = 0; i < 40; i++) {
+        std::optional<State> program = sampler.sample(rng);
+        if (!program) continue;
+        count(*program);
+        for (int k = 0; k < 3; k++) {
+            std::optional<State> child = mutator.mutate(*program, MutationKind::ComputeLocation, rng);
+            if (child) count(*child);
+        }
+    }
+    return d;
+}
+
+}  // namespace
+
+TEST_CASE("a Func whose buffer at root the allocator maps afresh each run is drawn inside its consumer or inline") {
+    // 2048 columns: 17 MB at root, reused by the allocator between runs;
+    // 4096 columns: 34 MB, past glibc's 32 MiB.
+    const RootDraws small = draws_of_upsample_at_root(2048);
+    const RootDraws large = draws_of_upsample_at_root(4096);
+    CHECK_FALSE(small.mapped_each_run);
+    CHECK(large.mapped_each_run);
+    CHECK(small.placed > 40);
+    CHECK(large.placed > 40);
+    CHECK(small.at_root > 0);
+    CHECK(large.at_root == 0);
 }
