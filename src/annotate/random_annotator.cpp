@@ -300,11 +300,28 @@ Location RandomAnnotator::random_location(const LoopNest &m, const std::string &
     std::vector<Location> at = candidate_loops(m, func);
     // Root (0), inline (1) or inside a consumer (2). A Func whose whole
     // buffer the allocator would map afresh on every run goes inside a
-    // consumer or inline when it can: the page faults of such a buffer
-    // dominate a run, and the cost model, trained on small buffers, cannot
-    // tell.
-    const bool root_allowed = at.empty() || !root_buffer_mapped_each_run(m, func);
-    std::uniform_int_distribution<int> kind(root_allowed ? 0 : 1, 2);
+    // consumer wherever that computes little twice: the page faults of such
+    // a buffer dominate a run, and the cost model, trained on small buffers,
+    // cannot tell. Not inline, which recomputes it at every call. Where
+    // every place inside recomputes much, root stays a choice (the
+    // recomputation can cost more than the faults).
+    bool root_allowed = true;
+    if (!at.empty() && root_buffer_mapped_each_run(m, func)) {
+        std::vector<Location> cheap;
+        for (const Location &loc : at) {
+            try {
+                LoopNest probe = m;
+                ComputeLocationStep(func, loc).replay(probe);
+                if (recompute_factor(probe, func) <= kLittleRecompute) cheap.push_back(loc);
+            } catch (const InvalidState &) {
+            }
+        }
+        if (!cheap.empty()) {
+            at = cheap;
+            root_allowed = false;
+        }
+    }
+    std::uniform_int_distribution<int> kind(root_allowed ? 0 : 2, 2);
     for (int attempt = 0; attempt < 4; attempt++) {
         int k = kind(rng);
         Location loc;

@@ -21,6 +21,18 @@ int64_t root_buffer_bytes(const LoopNest &model, const std::string &func) {
     return bytes;
 }
 
+double recompute_factor(const LoopNest &model, const std::string &func) {
+    LoopNest at_root = model;
+    ComputeLocationStep(func, Location{}).replay(at_root);
+    double points = 1, root_points = 1;
+    for (int64_t e : model.func(func).extents) points *= (double)std::max<int64_t>(1, e);
+    for (const Location &l : model.enclosing_loops(func)) {
+        points *= (double)std::max<int64_t>(1, model.loop(l.func, l.stage, l.loop).extent);
+    }
+    for (int64_t e : at_root.func(func).extents) root_points *= (double)std::max<int64_t>(1, e);
+    return points / root_points;
+}
+
 bool root_buffer_mapped_each_run(const LoopNest &model, const std::string &func) {
     return (uint64_t)root_buffer_bytes(model, func) > kLargestReusedHeapBlockBytes;
 }

@@ -20,4 +20,17 @@ int64_t root_buffer_bytes(const LoopNest &model, const std::string &func);
 // fault in all of its pages again. The cost model never saw such a buffer.
 bool root_buffer_mapped_each_run(const LoopNest &model, const std::string &func);
 
+// How many times the points `func` computes at root it computes where `model`
+// has it: its region per iteration times the iterations of the loops around
+// it, over its region at root (1: no point twice; a 3-row stencil's producer
+// computed per row of its consumer: 3).
+double recompute_factor(const LoopNest &model, const std::string &func);
+
+// The most a place inside a consumer may recompute (recompute_factor) for a
+// Func the allocator would map afresh at root to be drawn there instead.
+// Faulting in a page costs about as much as computing its values a few times
+// over with vector arithmetic; a scan or reduction recomputed per row or tile
+// of its consumer is hundreds of times over.
+constexpr double kLittleRecompute = 4;
+
 }  // namespace ansor

@@ -48,23 +48,24 @@ TEST_CASE("root buffer bytes: a Tuple's values count whole") {
 
 namespace {
 
-// An upsampling Func read by a vertical stencil, `w` columns of floats by
+// An upsampling Func read by a horizontal stencil, `w` columns of floats by
 // 2100 rows, and how often drawn programs and their compute-location mutants
 // put it at root.
 struct RootDraws {
     int placed = 0;   // programs in which the annotator or a mutation chose its place
     int at_root = 0;  // of those, at root
+    int inlined = 0;  // of those, inline
     bool mapped_each_run = false;
 };
 
 RootDraws draws_of_upsample_at_root(int w) {
     ImageParam in(Float(32), 2, "min");
-    in.dim(0).set_estimate(0, w / 2).dim(1).set_estimate(0, 2101);
+    in.dim(0).set_estimate(0, w / 2 + 1).dim(1).set_estimate(0, 2100);
     Var x("x"), y("y");
     Func up("mup"), out("mout");
     up(x, y) = in(x / 2, y) * in((x + 1) / 2, y) + 1.f;
-    out(x, y) = up(x, y) - up(x, y + 1);
-    out.set_estimate(x, 0, w).set_estimate(y, 0, 2099);
+    out(x, y) = up(x, y) - up(x + 1, y);
+    out.set_estimate(x, 0, w - 1).set_estimate(y, 0, 2100);
     PipelineDAG dag(ansor_test::Pipe{{out}}.functions(), 2);
     const std::string name = ansor_test::resolve(dag, "mup");
     RootDraws d;
@@ -80,6 +81,7 @@ RootDraws draws_of_upsample_at_root(int w) {
         const LocationKind kind = program.replay().func(name).location.kind;
         d.placed++;
         d.at_root += kind == LocationKind::Root;
+        d.inlined += kind == LocationKind::Inline;
     };
     for (int i = 0; i < 40; i++) {
         std::optional<State> program = sampler.sample(rng);
@@ -95,9 +97,32 @@ RootDraws draws_of_upsample_at_root(int w) {
 
 }  // namespace
 
-TEST_CASE("a Func whose buffer at root the allocator maps afresh each run is drawn inside its consumer or inline") {
+TEST_CASE("recompute factor: the points a Func computes where it is, over its points at root") {
+    // A vertical two-row stencil's producer, computed per row of the
+    // consumer, computes two rows for each.
+    ImageParam in(Float(32), 2, "vin");
+    in.dim(0).set_estimate(0, 64).dim(1).set_estimate(0, 101);
+    Var x("x"), y("y");
+    Func f("vf"), out("vout");
+    f(x, y) = in(x, y) * 2.f;
+    out(x, y) = f(x, y) + f(x, y + 1);
+    out.set_estimate(x, 0, 64).set_estimate(y, 0, 100);
+    PipelineDAG dag(ansor_test::Pipe{{out}}.functions(), 2);
+    const std::string name = ansor_test::resolve(dag, "vf"), consumer = ansor_test::resolve(dag, "vout");
+    LoopNest at_root = State(dag).replay();
+    CHECK(recompute_factor(at_root, name) == doctest::Approx(1.0));
+    LoopNest per_row = at_root;
+    ComputeLocationStep(name, Location{LocationKind::At, consumer, 0, "y"}).replay(per_row);
+    CHECK(recompute_factor(per_row, name) == doctest::Approx(200.0 / 101.0));
+    LoopNest per_point = at_root;
+    ComputeLocationStep(name, Location{LocationKind::At, consumer, 0, "x"}).replay(per_point);
+    CHECK(recompute_factor(per_point, name) == doctest::Approx(2 * 6400.0 / 6464.0));
+}
+
+TEST_CASE("a Func whose buffer at root the allocator maps afresh each run is drawn inside its consumer") {
     // 2048 columns: 17 MB at root, reused by the allocator between runs;
-    // 4096 columns: 34 MB, past glibc's 32 MiB.
+    // 4096 columns: 34 MB, past glibc's 32 MiB. Computed per row of its
+    // consumer it computes each point once.
     const RootDraws small = draws_of_upsample_at_root(2048);
     const RootDraws large = draws_of_upsample_at_root(4096);
     CHECK_FALSE(small.mapped_each_run);
@@ -105,5 +130,7 @@ TEST_CASE("a Func whose buffer at root the allocator maps afresh each run is dra
     CHECK(small.placed > 40);
     CHECK(large.placed > 40);
     CHECK(small.at_root > 0);
+    CHECK(small.inlined > 0);
     CHECK(large.at_root == 0);
+    CHECK(large.inlined == 0);
 }
