@@ -16,8 +16,8 @@ facts about each app: its generator source file, the generator's name, the
 generator params, and the RunGen arguments (input shapes, scalar values,
 output extents) that every variant gets. --app-table FILE.json replaces it with
 a JSON list of {"name", "generator_source", "generator_name", "params",
-"rungen_args"} objects ("{seed}" in the k-th input's argument becomes --seed + k), e.g. for a
-test on a tiny tree of one's own.
+"rungen_args"} objects ("{seed}" in the k-th input's argument becomes
+--seed + k), e.g. for a test on a tiny tree of one's own.
 
 Variants: hand (the app's own schedule, auto_schedule=false), Mullapudi2016,
 Li2018, Adams2019 (Debian's plugins; these four get --peer-timeout each),
@@ -420,7 +420,7 @@ def rungen_args(app, args):
     # Each input its own seed (--seed plus its position): RunGen fills two
     # buffers of one shape and one seed with the same values, and a stereo
     # pipeline (lens_blur) given the same image twice finds every pixel at
-    # depth 0, a far easier case than any real pair.
+    # depth 0, as no real pair of views does.
     fixed, seeded = [], 0
     for a in app["rungen_args"]:
         if "{seed}" in a:
