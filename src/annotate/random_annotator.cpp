@@ -8,6 +8,7 @@
 #include "annotate/root_buffers.h"
 #include "annotate/unread_tile_loops.h"
 #include "dag/definition_analysis.h"
+#include "dag/root_region_bytes.h"
 
 #include <algorithm>
 #include <set>
@@ -101,6 +102,7 @@ RandomAnnotator::RandomAnnotator(const PipelineDAG &dag, const Halide::Target &t
         }
         serial_reduction_operand_.push_back(is_serial_reduction_operand(dag_, (int)serial_reduction_operand_.size()));
         selects_on_coordinates_.push_back(coordinate_select);
+        large_.push_back(root_region_outgrows_reused_heap_blocks(n));
     }
 }
 
@@ -517,6 +519,9 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
     // A per-step tile too large for the caches is a draw that does not fit
     // (reduction_step_tiles.h); the sampler draws again.
     check_reduction_step_tiles(m);
+    // So is a buffer inside a loop that the allocator would map afresh at
+    // every iteration (root_buffers.h).
+    check_buffers_inside_loops(m);
     // A split by 1 under a clamp would make the pipeline ask for inputs wider
     // than it reads (clamped_unit_splits.h); the sampler draws again.
     check_clamped_unit_splits(out, m);
@@ -542,6 +547,18 @@ bool RandomAnnotator::places_in_a_reduction_stage(const State &program) const {
     return false;
 }
 
+bool RandomAnnotator::places_a_large_func_in_a_loop(const State &program) const {
+    for (const FuncSteps &g : program.groups()) {
+        const std::optional<int> node = dag_.index_of(g.func);
+        if (!node || !large_[*node]) continue;
+        for (const StepPtr &step : g.steps) {
+            const Location *loc = step->placement();
+            if (loc && loc->kind == LocationKind::At) return true;
+        }
+    }
+    return false;
+}
+
 std::vector<bool> RandomAnnotator::inlined_by(const State &program) const {
     std::vector<bool> out(dag_.nodes().size(), false);
     for (const FuncSteps &g : program.groups()) {
@@ -557,12 +574,16 @@ std::vector<bool> RandomAnnotator::inlined_by(const State &program) const {
 std::string RandomAnnotator::misfit(const State &program) const {
     try {
         check_inlined_bodies(dag_, inlined_by(program), has_likely_);
-        if (!gpu_ && !places_in_a_reduction_stage(program) && !has_unit_split(program, read_under_clamp_)) return "";
+        if (!gpu_ && !places_in_a_reduction_stage(program) && !has_unit_split(program, read_under_clamp_) &&
+            !places_a_large_func_in_a_loop(program)) {
+            return "";
+        }
         const LoopNest m = program.replay();
         if (gpu_) {
             check_gpu_program(program, m);
         } else {
             check_reduction_step_tiles(m);
+            check_buffers_inside_loops(m);
             check_clamped_unit_splits(program, m);
         }
     } catch (const InvalidState &e) {

@@ -7,18 +7,28 @@
 
 namespace ansor {
 
-int64_t root_buffer_bytes(const LoopNest &model, const std::string &func) {
-    LoopNest at_root = model;
-    ComputeLocationStep(func, Location{}).replay(at_root);
-    const ModelFunc &f = at_root.func(func);
-    const ModelFunc &origin = f.dag_index >= 0 ? f : at_root.func(f.created_from);
+namespace {
+
+// Bytes of `func`'s buffer where `model` computes it: its region there times
+// the bytes of one value (all of a Tuple's elements).
+int64_t buffer_bytes(const LoopNest &model, const std::string &func) {
+    const ModelFunc &f = model.func(func);
+    const ModelFunc &origin = f.dag_index >= 0 ? f : model.func(f.created_from);
     int64_t bytes = 1;
     if (origin.dag_index >= 0) {
         bytes = 0;
-        for (const Halide::Type &t : at_root.dag().node(origin.dag_index).func.output_types()) bytes += t.bytes();
+        for (const Halide::Type &t : model.dag().node(origin.dag_index).func.output_types()) bytes += t.bytes();
     }
     for (int64_t e : f.extents) bytes *= std::max<int64_t>(1, e);
     return bytes;
+}
+
+}  // namespace
+
+int64_t root_buffer_bytes(const LoopNest &model, const std::string &func) {
+    LoopNest at_root = model;
+    ComputeLocationStep(func, Location{}).replay(at_root);
+    return buffer_bytes(at_root, func);
 }
 
 double recompute_factor(const LoopNest &model, const std::string &func) {
@@ -35,6 +45,17 @@ double recompute_factor(const LoopNest &model, const std::string &func) {
 
 bool root_buffer_mapped_each_run(const LoopNest &model, const std::string &func) {
     return (uint64_t)root_buffer_bytes(model, func) > kLargestReusedHeapBlockBytes;
+}
+
+void check_buffers_inside_loops(const LoopNest &m) {
+    for (const ModelFunc &f : m.funcs()) {
+        if (f.location.kind != LocationKind::At) continue;
+        const int64_t bytes = buffer_bytes(m, f.name);
+        if ((uint64_t)bytes <= kLargestReusedHeapBlockBytes) continue;
+        throw InvalidState("'" + f.name + "' computed at loop '" + f.location.loop + "' of '" + f.location.func +
+                           "' holds " + memory_size_text((uint64_t)bytes) +
+                           " there, which the allocator maps afresh on every iteration");
+    }
 }
 
 }  // namespace ansor

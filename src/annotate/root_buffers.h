@@ -20,6 +20,13 @@ int64_t root_buffer_bytes(const LoopNest &model, const std::string &func);
 // fault in all of its pages again. The cost model never saw such a buffer.
 bool root_buffer_mapped_each_run(const LoopNest &model, const std::string &func);
 
+// Throws InvalidState, naming the Func, where a Func computed inside a loop
+// holds a buffer there too large for the allocator to reuse: every
+// iteration would map it afresh and fault in all of its pages (a scan
+// computed per strip of a consumer too wide for it), which costs more than
+// the same buffer at root, mapped once per run.
+void check_buffers_inside_loops(const LoopNest &m);
+
 // How many times the points `func` computes at root it computes where `model`
 // has it: its region per iteration times the iterations of the loops around
 // it, over its region at root (1: no point twice; a 3-row stencil's producer

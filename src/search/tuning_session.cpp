@@ -97,6 +97,11 @@ TuningSession::TuningSession(const PipelineDAG &dag, const Halide::Target &targe
     if (settings_.max_sketches > 0 && sketches_.size() > settings_.max_sketches) {
         sketches_.erase(sketches_.begin() + (std::ptrdiff_t)settings_.max_sketches, sketches_.end());
     }
+    if (settings_.verbose) {
+        for (size_t k = 0; k < sketches_.size(); k++) {
+            std::fprintf(stderr, "[ansor] sketch %zu: %s\n", k, sketches_[k].structure_key().c_str());
+        }
+    }
     annotator_ = std::make_unique<RandomAnnotator>(dag_, target_, settings_.annotation);
     gpu_verifier_ = std::make_unique<GpuVerifier>(dag_, settings_.measure);
     sampler_ = std::make_unique<ProgramSampler>(sketches_, *annotator_);

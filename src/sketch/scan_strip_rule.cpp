@@ -21,8 +21,12 @@
 #include "sketch/consumer_tile.h"
 
 #include "dag/definition_analysis.h"
+#include "dag/root_region_bytes.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
 
 namespace ansor {
 
@@ -59,62 +63,32 @@ struct Strip {
     // independent dims, in the consumer's order; the second sketch puts them
     // outside the strips.
     std::vector<std::string> outer;
+    // Those small loops go just inside the strips instead, and the scan is
+    // computed at the innermost of them: one channel of a strip at a time,
+    // the strips still parallel (a host whose chain reads the scan).
+    bool small_loops_inside = false;
 };
 
 // An independent loop at most this long goes outside the strips (channels).
 constexpr int64_t kMaxOuterLoopExtent = 16;
 
-// The consumer loops node i could be computed per strip of: loops of its
-// single consumer (untiled, one stage, at root or at a loop where it covers
-// i's serial dims whole) that index i only along dims its scans are
-// independent of. Largest first, then each again with the small ones outside.
-std::vector<Strip> strip_loops(const SketchContext &ctx, const State &s, int i) {
-    const Node &n = ctx.dag.node(i);
-    if (n.is_output || n.modelled || n.stages.size() < 2 || n.func.has_extern_definition()) return {};
-    if (n.region.size() != n.pure_args.size()) return {};
-    for (const DimRange &r : n.region) {
-        if (r.extent <= 0) return {};
-    }
-    const std::vector<bool> independent = independent_dims(n);
-    if (std::count(independent.begin(), independent.end(), true) == 0) return {};
-    if (std::count(independent.begin(), independent.end(), false) == 0) return {};
+// The most Funcs between a scan and the Func at root whose strips it is
+// computed per.
+constexpr size_t kMaxStripChain = 4;
 
-    const LoopNest m = s.replay();
-    const std::vector<bool> inlined = m.inlined_nodes();
-    const std::vector<int> consumers = ctx.dag.effective_consumers(i, inlined);
-    if (consumers.size() != 1) return {};
-    const Node &c = ctx.dag.node(consumers[0]);
-    if (!c.modelled || c.stages.size() != 1 || !c.stages[0].modelled) return {};
-    const ModelFunc &cf = m.func(c.name);
-    if (cf.location.kind == LocationKind::Inline || has_loop_structure(s, c.name)) return {};
-
-    // The consumer's reads of i, through the Funcs inlined into it.
-    CollectCallArgs reads(n.name);
-    const std::vector<bool> inl = ctx.dag.inlined_into(consumers[0], inlined);
-    for (const Expr &e : c.func.definition().values()) inline_all(ctx.dag, e, inl).accept(&reads);
-    if (reads.args.empty() || reads.data_dependent) return {};
-
-    const ModelStage &cs = m.stage(c.name, 0);
+// The strips of `host`'s loops, from what each loop's reads reach of the
+// scan: per loop, whether it reads the scan along an independent dim, and
+// whether along a serial one. Largest first, then each again with the small
+// independent loops outside.
+std::vector<Strip> strips_of(const ModelStage &host_stage, const std::string &host,
+                             const std::function<std::pair<bool, bool>(const std::string &)> &reads_of_loop) {
     std::vector<Strip> out;
     std::vector<std::string> small;
-    for (const ModelLoop &l : cs.loops) {
+    for (const ModelLoop &l : host_stage.loops) {
         if (l.kind != LoopKind::Space) continue;
-        bool reads_independent = false, reads_scan = false;
-        for (const auto &args : reads.args) {
-            for (size_t d = 0; d < args.size() && d < independent.size(); d++) {
-                if (!expr_uses_var(args[d], l.name)) continue;
-                (independent[d] ? reads_independent : reads_scan) = true;
-            }
-        }
-        // Computed at a loop, the consumer must still cover the scan's
-        // serial dimension whole, or each piece of it would scan it all.
-        if (reads_scan && cf.location.kind == LocationKind::At) {
-            const auto arg = std::find(c.pure_args.begin(), c.pure_args.end(), l.name);
-            const size_t d = arg - c.pure_args.begin();
-            if (d >= c.region.size() || l.extent < c.region[d].extent) return {};
-        }
+        const auto [reads_independent, reads_scan] = reads_of_loop(l.name);
         if (!reads_independent || reads_scan) continue;
-        if (l.extent >= 4) out.push_back({c.name, l.name, l.extent, {}});
+        if (l.extent >= 4) out.push_back({host, l.name, l.extent, {}});
         if (l.extent >= 2 && l.extent <= kMaxOuterLoopExtent) small.push_back(l.name);
     }
     std::stable_sort(out.begin(), out.end(), [](const Strip &a, const Strip &b) { return a.extent > b.extent; });
@@ -131,6 +105,178 @@ std::vector<Strip> strip_loops(const SketchContext &ctx, const State &s, int i) 
     return out;
 }
 
+// Whether every update of node n writes at its pure variables, in order (a
+// reduction's running value): its reads then index by the same variables as
+// its pure definition's.
+bool updates_at_pure_args(const Node &n) {
+    for (const auto &u : n.func.updates()) {
+        const std::vector<Expr> &args = u.args();
+        if (args.size() != n.pure_args.size()) return false;
+        for (size_t a = 0; a < args.size(); a++) {
+            const auto *v = args[a].as<Variable>();
+            if (!v || v->name != n.pure_args[a]) return false;
+        }
+    }
+    return true;
+}
+
+// The dims of `callee` that `caller`'s pure variables `vars` index, over all
+// of its definitions (through the Funcs `inlined` marks); nullopt where such
+// an index is data-dependent or `caller` does not read `callee`.
+std::optional<std::vector<bool>> dims_indexed_by(const PipelineDAG &dag, const std::vector<bool> &inlined, int caller,
+                                                 const Node &callee, const std::set<std::string> &vars) {
+    const Node &c = dag.node(caller);
+    CollectCallArgs reads(callee.name);
+    const std::vector<bool> inl = dag.inlined_into(caller, inlined);
+    for (const Expr &e : c.func.definition().values()) inline_all(dag, e, inl).accept(&reads);
+    for (const auto &u : c.func.updates()) {
+        for (const Expr &e : u.values()) inline_all(dag, e, inl).accept(&reads);
+    }
+    if (reads.args.empty()) return std::nullopt;
+    std::vector<bool> dims(callee.pure_args.size(), false);
+    for (const auto &args : reads.args) {
+        for (size_t d = 0; d < args.size() && d < dims.size(); d++) {
+            bool uses = false;
+            for (const std::string &v : vars) uses = uses || expr_uses_var(args[d], v);
+            if (!uses) continue;
+            if (reads_data(args[d])) return std::nullopt;
+            dims[d] = true;
+        }
+    }
+    return dims;
+}
+
+// Loops of node i's single consumer (untiled, one stage, at root or at a
+// loop where it covers i's serial dims whole) that index i only along dims
+// its scans are independent of.
+std::vector<Strip> consumer_strip_loops(const SketchContext &ctx, const State &s, const LoopNest &m, int i,
+                                        int consumer, const std::vector<bool> &independent) {
+    const Node &n = ctx.dag.node(i);
+    const Node &c = ctx.dag.node(consumer);
+    if (!c.modelled || c.stages.size() != 1 || !c.stages[0].modelled) return {};
+    const ModelFunc &cf = m.func(c.name);
+    if (cf.location.kind == LocationKind::Inline || has_loop_structure(s, c.name)) return {};
+    // Not a consumer at root whose own buffer there the allocator maps
+    // afresh on every run: the strips would keep it there.
+    if (cf.location.kind == LocationKind::Root && !c.is_output && root_region_outgrows_reused_heap_blocks(c)) return {};
+
+    // The consumer's reads of i, through the Funcs inlined into it.
+    CollectCallArgs reads(n.name);
+    const std::vector<bool> inl = ctx.dag.inlined_into(consumer, m.inlined_nodes());
+    for (const Expr &e : c.func.definition().values()) inline_all(ctx.dag, e, inl).accept(&reads);
+    if (reads.args.empty() || reads.data_dependent) return {};
+
+    // Computed at a loop, the consumer must still cover the scan's serial
+    // dimension whole, or each piece of it would scan it all.
+    for (const ModelLoop &l : m.stage(c.name, 0).loops) {
+        if (l.kind != LoopKind::Space || cf.location.kind != LocationKind::At) continue;
+        bool reads_scan = false;
+        for (const auto &args : reads.args) {
+            for (size_t d = 0; d < args.size() && d < independent.size(); d++) {
+                reads_scan = reads_scan || (!independent[d] && expr_uses_var(args[d], l.name));
+            }
+        }
+        const auto arg = std::find(c.pure_args.begin(), c.pure_args.end(), l.name);
+        const size_t d = arg - c.pure_args.begin();
+        if (reads_scan && (d >= c.region.size() || l.extent < c.region[d].extent)) return {};
+    }
+    return strips_of(m.stage(c.name, 0), c.name, [&](const std::string &loop) {
+        bool reads_independent = false, reads_scan = false;
+        for (const auto &args : reads.args) {
+            for (size_t d = 0; d < args.size() && d < independent.size(); d++) {
+                if (!expr_uses_var(args[d], loop)) continue;
+                (independent[d] ? reads_independent : reads_scan) = true;
+            }
+        }
+        return std::make_pair(reads_independent, reads_scan);
+    });
+}
+
+// Where the scan's consumer is computed inside a chain of single consumers
+// that ends in a Func at root (a vertical scan read by a Func computed per
+// row of the output's reduction, itself computed in the output's tiles):
+// that Func, of one stage, is cut into strips instead, along the outermost
+// loop of a dim whose reads reach the scan only through its independent
+// dims, the whole chain computed inside each strip.
+std::vector<Strip> host_strip_loops(const SketchContext &ctx, const LoopNest &m, int i, int consumer,
+                                    const std::vector<bool> &independent) {
+    const std::vector<bool> inlined = m.inlined_nodes();
+    std::vector<int> chain{consumer};  // the scan's consumer first, the host last
+    while (m.func(ctx.dag.node(chain.back()).name).location.kind == LocationKind::At) {
+        const std::vector<int> next = ctx.dag.effective_consumers(chain.back(), inlined);
+        if (next.size() != 1 || chain.size() > kMaxStripChain) return {};
+        chain.push_back(next[0]);
+    }
+    if (chain.size() < 2) return {};
+    const Node &host = ctx.dag.node(chain.back());
+    if (m.func(host.name).location.kind != LocationKind::Root) return {};
+    if (!host.modelled || host.stages.size() != 1 || !host.stages[0].modelled) return {};
+    for (size_t k = 0; k + 1 < chain.size(); k++) {
+        const Node &member = ctx.dag.node(chain[k]);
+        if (!updates_at_pure_args(member)) return {};
+        const std::vector<Location> around = m.enclosing_loops(member.name);
+        if (around.empty() || around.back().func != host.name) return {};
+    }
+    // The host's dims, each by its outermost loop (a tiled host's outer tile
+    // loop): the strips split that loop.
+    const ModelStage &stage = m.stage(host.name, 0);
+    std::map<std::string, std::string> dim_of_outermost;
+    std::set<std::string> seen;
+    for (const ModelLoop &l : stage.loops) {
+        if (l.origins.size() != 1) continue;
+        if (seen.insert(l.origins[0].first).second) dim_of_outermost[l.name] = l.origins[0].first;
+    }
+    bool untraceable = false;
+    std::vector<Strip> out = strips_of(stage, host.name, [&](const std::string &loop) {
+        const auto dim = dim_of_outermost.find(loop);
+        if (dim == dim_of_outermost.end()) return std::make_pair(false, false);
+        // Follow the dim's variable down the chain to the scan's dims.
+        std::set<std::string> vars{dim->second};
+        std::optional<std::vector<bool>> dims;
+        for (size_t k = chain.size(); k-- > 0;) {
+            const Node &callee = k > 0 ? ctx.dag.node(chain[k - 1]) : ctx.dag.node(i);
+            dims = dims_indexed_by(ctx.dag, inlined, chain[k], callee, vars);
+            if (!dims) {
+                untraceable = true;
+                return std::make_pair(false, false);
+            }
+            vars.clear();
+            for (size_t d = 0; d < dims->size(); d++) {
+                if ((*dims)[d]) vars.insert(callee.pure_args[d]);
+            }
+        }
+        bool reads_independent = false, reads_scan = false;
+        for (size_t d = 0; d < dims->size() && d < independent.size(); d++) {
+            if ((*dims)[d]) (independent[d] ? reads_independent : reads_scan) = true;
+        }
+        return std::make_pair(reads_independent, reads_scan);
+    });
+    if (untraceable) return {};
+    for (Strip &strip : out) strip.small_loops_inside = !strip.outer.empty();
+    return out;
+}
+
+// The loops node i could be computed per strip of: its consumer's, or
+// those of the Func at root its consumer is computed inside.
+std::vector<Strip> strip_loops(const SketchContext &ctx, const State &s, int i) {
+    const Node &n = ctx.dag.node(i);
+    if (n.is_output || n.modelled || n.stages.size() < 2 || n.func.has_extern_definition()) return {};
+    if (n.region.size() != n.pure_args.size()) return {};
+    for (const DimRange &r : n.region) {
+        if (r.extent <= 0) return {};
+    }
+    const std::vector<bool> independent = independent_dims(n);
+    if (std::count(independent.begin(), independent.end(), true) == 0) return {};
+    if (std::count(independent.begin(), independent.end(), false) == 0) return {};
+
+    const LoopNest m = s.replay();
+    const std::vector<int> consumers = ctx.dag.effective_consumers(i, m.inlined_nodes());
+    if (consumers.size() != 1) return {};
+    std::vector<Strip> out = consumer_strip_loops(ctx, s, m, i, consumers[0], independent);
+    if (out.empty()) out = host_strip_loops(ctx, m, i, consumers[0], independent);
+    return out;
+}
+
 // The consumer split along the strip loop, the strips outermost (the
 // annotator parallelises them) or just inside the `outer` loops, node i
 // computed per strip.
@@ -140,15 +286,34 @@ std::optional<State> compute_per_strip(const SketchContext &ctx, const State &s,
     next.add(split);
     const std::vector<std::string> pieces = split->piece_names();
     std::vector<std::string> order = strip.outer;
-    order.push_back(pieces[0]);
+    std::string scan_at = pieces[0];
+    if (strip.small_loops_inside) {
+        order.insert(order.begin(), pieces[0]);
+        scan_at = strip.outer.back();
+    } else {
+        order.push_back(pieces[0]);
+    }
     const LoopNest m = s.replay();
     for (const ModelLoop &l : m.stage(strip.consumer, 0).loops) {
         if (std::find(strip.outer.begin(), strip.outer.end(), l.name) != strip.outer.end()) continue;
         order.push_back(l.name == strip.loop ? pieces[1] : l.name);
     }
     next.add(std::make_shared<ReorderStep>(strip.consumer, 0, order));
+    // Funcs computed at the loop now split (a chain in a tiled host) go to
+    // its inner piece, which holds what the loop held within each strip.
+    const Location split_loop{LocationKind::At, strip.consumer, 0, strip.loop};
+    for (FuncSteps &g : next.groups()) {
+        for (StepPtr &step : g.steps) {
+            const Location *store = step->storage();
+            if (store && *store == split_loop) return std::nullopt;
+            const Location *at = step->placement();
+            if (at && *at == split_loop) {
+                step = std::make_shared<ComputeLocationStep>(g.func, Location{LocationKind::At, strip.consumer, 0, pieces[1]});
+            }
+        }
+    }
     next.add(std::make_shared<ComputeLocationStep>(ctx.dag.node(i).name,
-                                                   Location{LocationKind::At, strip.consumer, 0, pieces[0]}));
+                                                   Location{LocationKind::At, strip.consumer, 0, scan_at}));
     try {
         next.replay();
     } catch (const InvalidState &) {
@@ -165,7 +330,8 @@ SketchSuccessors strip_sketches(const SketchContext &ctx, const State &s, int i)
     return out;
 }
 
-// Beside the root sketch (rule 1 still applies after it).
+// Beside the root sketch (rule 1 still applies after it; generate_sketches
+// drops it where the scan's buffer at root is mapped afresh on every run).
 class ScanAtConsumerStrip : public SketchRule {
 public:
     std::string name() const override { return "scan_at_consumer_strip"; }

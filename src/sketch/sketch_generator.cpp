@@ -1,5 +1,7 @@
 #include "sketch/sketch_generator.h"
 
+#include "dag/root_region_bytes.h"
+
 #include <deque>
 #include <set>
 
@@ -13,6 +15,34 @@ void thin(std::deque<std::pair<State, int>> &open) {
     std::deque<std::pair<State, int>> kept;
     for (size_t i = 0; i < open.size(); i += 2) kept.push_back(std::move(open[i]));
     open = std::move(kept);
+}
+
+// Whether sketch `s` keeps node n at root.
+bool at_root(const State &s, const Node &n) {
+    const FuncSteps *g = s.group(n.name);
+    if (!g) return true;
+    for (const StepPtr &step : g->steps) {
+        const Location *at = step->placement();
+        if (at && at->kind != LocationKind::Root) return false;
+    }
+    return true;
+}
+
+// The sketches less those that keep at root a Func the loop-nest model
+// cannot represent (a scan) whose buffer there the allocator maps afresh on
+// every run, where other sketches compute it inside a loop: its page faults
+// would dominate every run of such a program, and the cost model, which
+// does not see the Func, cannot tell.
+std::vector<State> without_large_unmodelled_roots(const PipelineDAG &dag, std::vector<State> sketches) {
+    for (const Node &n : dag.nodes()) {
+        if (n.modelled || n.is_output || !root_region_outgrows_reused_heap_blocks(n)) continue;
+        std::vector<State> inside;
+        for (const State &s : sketches) {
+            if (!at_root(s, n)) inside.push_back(s);
+        }
+        if (!inside.empty()) sketches = std::move(inside);
+    }
+    return sketches;
 }
 
 }  // namespace
@@ -40,6 +70,8 @@ std::vector<State> generate_sketches(const SketchContext &ctx, const std::vector
     return done;
 }
 
-std::vector<State> generate_sketches(const SketchContext &ctx) { return generate_sketches(ctx, sketch_rules_for(ctx.target)); }
+std::vector<State> generate_sketches(const SketchContext &ctx) {
+    return without_large_unmodelled_roots(ctx.dag, generate_sketches(ctx, sketch_rules_for(ctx.target)));
+}
 
 }  // namespace ansor

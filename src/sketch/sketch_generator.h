@@ -14,7 +14,10 @@ namespace ansor {
 
 constexpr size_t kMaxOpenSketches = 512;
 
-// The rules default to sketch_rules_for(ctx.target): the GPU rules for a GPU target.
+// The rules default to sketch_rules_for(ctx.target): the GPU rules for a GPU
+// target. With them, sketches that keep a Func the loop-nest model cannot
+// represent at root are dropped where its buffer there would be mapped
+// afresh on every run and other sketches compute it inside a loop.
 std::vector<State> generate_sketches(const SketchContext &ctx, const std::vector<SketchRulePtr> &rules);
 std::vector<State> generate_sketches(const SketchContext &ctx);
 

@@ -1,6 +1,7 @@
 // The size of a Func's buffer at root (src/annotate/root_buffers.{h,cpp}).
 #include "annotate/random_annotator.h"
 #include "annotate/root_buffers.h"
+#include "dag/root_region_bytes.h"
 #include "search/mutations.h"
 #include "search/program_sampler.h"
 #include "sketch/sketch_generator.h"
@@ -133,4 +134,37 @@ TEST_CASE("a Func whose buffer at root the allocator maps afresh each run is dra
     CHECK(small.inlined > 0);
     CHECK(large.at_root == 0);
     CHECK(large.inlined == 0);
+}
+
+TEST_CASE("a Func inside a loop whose buffer there the allocator maps afresh each iteration does not fit") {
+    // A 4096 x 4096 float producer (64 MiB at root) of a two-row stencil.
+    ImageParam in(Float(32), 2, "bin");
+    in.dim(0).set_estimate(0, 4096).dim(1).set_estimate(0, 4097);
+    Var x("x"), y("y");
+    Func f("bf"), out("bout");
+    f(x, y) = in(x, y) * 2.f;
+    out(x, y) = f(x, y) + f(x, y + 1);
+    out.set_estimate(x, 0, 4096).set_estimate(y, 0, 4096);
+    PipelineDAG dag(ansor_test::Pipe{{out}}.functions(), 2);
+    const std::string name = ansor_test::resolve(dag, "bf"), consumer = ansor_test::resolve(dag, "bout");
+    CHECK(root_region_outgrows_reused_heap_blocks(dag.node(*dag.index_of(name))));
+
+    auto program_at = [&](int64_t rows, const std::string &loop) {
+        State s(dag);
+        s.add(std::make_shared<SplitStep>(consumer, 0, "y", std::vector<int64_t>{rows}));
+        s.add(std::make_shared<ComputeLocationStep>(name, Location{LocationKind::At, consumer, 0, loop}));
+        return s;
+    };
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
+    // Per strip of 3000 rows: 47 MiB at each of two iterations.
+    const State wide = program_at(3000, "y_0");
+    CHECK_THROWS_AS(check_buffers_inside_loops(wide.replay()), InvalidState);
+    CHECK(annotator.misfit(wide).find("'" + name + "'") != std::string::npos);
+    // Per strip of 1000 rows (16 MiB), per row, or at root: it fits.
+    for (const State &fits : {program_at(1000, "y_0"), program_at(1000, "y_1"), State(dag)}) {
+        CHECK_NOTHROW(check_buffers_inside_loops(fits.replay()));
+        CHECK(annotator.misfit(fits).empty());
+    }
 }

@@ -263,3 +263,87 @@ TEST_CASE("scan strip: no channel-outer sketch without a small independent loop"
     PipelineDAG dag(p.functions(), 2);
     CHECK(per_channel_sketches(dag).empty());
 }
+
+namespace {
+
+// A vertical log-scan (logs(x, y, c, t): the maximum of 2^t rows from y)
+// read at a level a lookup table chooses, by a Func the output's horizontal
+// maximum reads: the scan's consumer is computed inside the output, not at
+// root, and reads the scan at a data-dependent level.
+ansor_test::Pipe make_scan_read_through_a_chain(int w, int h, int channels) {
+    ImageParam in(Float(32), 3, "in");
+    in.dim(0).set_estimate(0, w).dim(1).set_estimate(0, h).dim(2).set_estimate(0, channels);
+    Var x("x"), y("y"), c("c"), t("t");
+    Func clamped = BoundaryConditions::repeat_edge(in);
+    Func logs("logs"), level("level"), pick("pick"), out("out");
+    const int levels = 3;
+    logs(x, y, c, t) = clamped(x, y, c);
+    RDom r(0, h, 1, levels - 1, "r");
+    logs(x, r.x, c, r.y) = max(logs(x, r.x, c, r.y - 1), logs(x, r.x + clamp(1 << (r.y - 1), 1, 4), c, r.y - 1));
+    level(t) = t / 2;
+    pick(x, y, c, t) = logs(x, y, c, clamp(level(t), 0, levels - 1));
+    RDom k(0, 5, "k");
+    out(x, y, c) = maximum(pick(x + k - 2, y, c, k));
+    out.set_estimate(x, 0, w).set_estimate(y, 0, h).set_estimate(c, 0, channels);
+    return {{out}};
+}
+
+}  // namespace
+
+TEST_CASE("scan strip: a scan whose consumer is computed inside the output is computed per strip of the output") {
+    ansor_test::Pipe p = make_scan_read_through_a_chain(96, 40, 3);
+    PipelineDAG dag(p.functions(), 2);
+    const std::string logs = ansor_test::resolve(dag, "logs"), out = ansor_test::resolve(dag, "out"),
+                      pick = ansor_test::resolve(dag, "pick");
+    REQUIRE_FALSE(dag.node(*dag.index_of(logs)).modelled);
+    std::vector<State> strips;
+    int per_channel = 0;
+    for (const State &s : generate_sketches({dag, cpu()})) {
+        auto at = ansor_test::placement_of(s, logs);
+        if (!at || at->kind != LocationKind::At) continue;
+        // At the output, never at the consumer that reads it at a
+        // data-dependent level.
+        CHECK(at->func == out);
+        const LoopNest m = s.replay();
+        // The scan's consumer is computed inside the strip.
+        const std::vector<Location> around = m.enclosing_loops(pick);
+        REQUIRE_FALSE(around.empty());
+        CHECK(around.back().func == out);
+        bool inside = false;
+        for (const Location &l : around) inside = inside || (l.func == out && l.loop == at->loop);
+        CHECK(inside);
+        // The strips split the output's x, outermost; the scan is computed
+        // per strip, or per channel just inside it.
+        const ModelStage &o = m.stage(out, 0);
+        REQUIRE(o.loops.size() >= 2);
+        REQUIRE(o.loops[0].origins.size() == 1);
+        CHECK(o.loops[0].origins[0].first == "x");
+        const int k = o.find(at->loop);
+        CHECK((k == 0 || (k == 1 && o.loops[1].origins[0].first == "c")));
+        per_channel += k == 1;
+        CHECK(m.func(logs).extents[1] >= 40);
+        strips.push_back(s);
+    }
+    REQUIRE_FALSE(strips.empty());
+    CHECK(per_channel > 0);
+    CHECK(per_channel < (int)strips.size());
+    ansor_test::expect_all_correct(dag, ansor_test::sample_programs(dag, strips, cpu(), 4, 7));
+}
+
+TEST_CASE("scan strip: no sketch keeps at root a scan whose buffer there is mapped afresh on every run") {
+    // 96 x 40 x 3: a root sketch beside the strips. 1536 x 2560 x 3 at three
+    // levels, 141 MiB at root: only the strips, each a fraction of that.
+    for (const bool large : {false, true}) {
+        CAPTURE(large);
+        ansor_test::Pipe p = large ? make_scan_read_through_a_chain(1536, 2560, 3) : make_scan_read_through_a_chain(96, 40, 3);
+        PipelineDAG dag(p.functions(), 2);
+        const std::string logs = ansor_test::resolve(dag, "logs");
+        int at_root = 0, inside = 0;
+        for (const State &s : generate_sketches({dag, cpu()})) {
+            auto at = ansor_test::placement_of(s, logs);
+            (at && at->kind == LocationKind::At ? inside : at_root)++;
+        }
+        CHECK(inside > 0);
+        CHECK((at_root == 0) == large);
+    }
+}
