@@ -47,9 +47,9 @@ bool root_buffer_mapped_each_run(const LoopNest &model, const std::string &func)
     return (uint64_t)root_buffer_bytes(model, func) > kLargestReusedHeapBlockBytes;
 }
 
-void check_buffers_inside_loops(const LoopNest &m) {
+void check_unmodelled_buffers_inside_loops(const LoopNest &m) {
     for (const ModelFunc &f : m.funcs()) {
-        if (f.location.kind != LocationKind::At) continue;
+        if (f.location.kind != LocationKind::At || f.dag_index < 0 || m.dag().node(f.dag_index).modelled) continue;
         const int64_t bytes = buffer_bytes(m, f.name);
         if ((uint64_t)bytes <= kLargestReusedHeapBlockBytes) continue;
         throw InvalidState("'" + f.name + "' computed at loop '" + f.location.loop + "' of '" + f.location.func +

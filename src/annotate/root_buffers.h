@@ -20,12 +20,15 @@ int64_t root_buffer_bytes(const LoopNest &model, const std::string &func);
 // fault in all of its pages again. The cost model never saw such a buffer.
 bool root_buffer_mapped_each_run(const LoopNest &model, const std::string &func);
 
-// Throws InvalidState, naming the Func, where a Func computed inside a loop
-// holds a buffer there too large for the allocator to reuse: every
-// iteration would map it afresh and fault in all of its pages (a scan
-// computed per strip of a consumer too wide for it), which costs more than
-// the same buffer at root, mapped once per run.
-void check_buffers_inside_loops(const LoopNest &m);
+// Throws InvalidState, naming the Func, where a Func the loop-nest model
+// cannot represent (a scan computed per strip) holds a buffer inside a loop
+// too large for the allocator to reuse: every iteration maps it afresh and
+// faults in all of its pages, where a narrower strip's buffer would be
+// reused from the second iteration on. The cost model does not see such a
+// Func, so cannot weigh its strip width. (A modelled Func is left to the
+// cost model: a few iterations of a large buffer fault in no more pages
+// than the same Func at root.)
+void check_unmodelled_buffers_inside_loops(const LoopNest &m);
 
 // How many times the points `func` computes at root it computes where `model`
 // has it: its region per iteration times the iterations of the loops around
