@@ -6,9 +6,9 @@
 #include "annotate/parallel_tasks.h"
 #include "annotate/reduction_step_tiles.h"
 #include "annotate/root_buffers.h"
+#include "annotate/scan_strip_widths.h"
 #include "annotate/unread_tile_loops.h"
 #include "dag/definition_analysis.h"
-#include "dag/root_region_bytes.h"
 
 #include <algorithm>
 #include <set>
@@ -102,7 +102,7 @@ RandomAnnotator::RandomAnnotator(const PipelineDAG &dag, const Halide::Target &t
         }
         serial_reduction_operand_.push_back(is_serial_reduction_operand(dag_, (int)serial_reduction_operand_.size()));
         selects_on_coordinates_.push_back(coordinate_select);
-        large_unmodelled_.push_back(!n.modelled && root_region_outgrows_reused_heap_blocks(n));
+        unmodelled_.push_back(!n.modelled);
     }
 }
 
@@ -522,6 +522,8 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
     // So is a scan's buffer inside a loop that the allocator would map
     // afresh at every iteration (root_buffers.h).
     check_unmodelled_buffers_inside_loops(m);
+    // And a scan's strip only a few points wide (scan_strip_widths.h).
+    check_scan_strip_widths(m, target_);
     // A split by 1 under a clamp would make the pipeline ask for inputs wider
     // than it reads (clamped_unit_splits.h); the sampler draws again.
     check_clamped_unit_splits(out, m);
@@ -547,10 +549,10 @@ bool RandomAnnotator::places_in_a_reduction_stage(const State &program) const {
     return false;
 }
 
-bool RandomAnnotator::places_a_large_unmodelled_func_in_a_loop(const State &program) const {
+bool RandomAnnotator::places_an_unmodelled_func_in_a_loop(const State &program) const {
     for (const FuncSteps &g : program.groups()) {
         const std::optional<int> node = dag_.index_of(g.func);
-        if (!node || !large_unmodelled_[*node]) continue;
+        if (!node || !unmodelled_[*node]) continue;
         for (const StepPtr &step : g.steps) {
             const Location *loc = step->placement();
             if (loc && loc->kind == LocationKind::At) return true;
@@ -575,7 +577,7 @@ std::string RandomAnnotator::misfit(const State &program) const {
     try {
         check_inlined_bodies(dag_, inlined_by(program), has_likely_);
         if (!gpu_ && !places_in_a_reduction_stage(program) && !has_unit_split(program, read_under_clamp_) &&
-            !places_a_large_unmodelled_func_in_a_loop(program)) {
+            !places_an_unmodelled_func_in_a_loop(program)) {
             return "";
         }
         const LoopNest m = program.replay();
@@ -584,6 +586,7 @@ std::string RandomAnnotator::misfit(const State &program) const {
         } else {
             check_reduction_step_tiles(m);
             check_unmodelled_buffers_inside_loops(m);
+            check_scan_strip_widths(m, target_);
             check_clamped_unit_splits(program, m);
         }
     } catch (const InvalidState &e) {

@@ -112,9 +112,10 @@ public:
     // Whether a program (say, a mutant) keeps to the target's limits: a GPU
     // block's (check_gpu_program); on a CPU, per-step tiles that fit the
     // caches (reduction_step_tiles.h), no split by 1 that Halide would
-    // bound past an input (clamped_unit_splits.h) and no scan's buffer
-    // inside a loop that the allocator maps afresh at each iteration
-    // (root_buffers.h); on both, bodies that
+    // bound past an input (clamped_unit_splits.h), no scan's buffer inside
+    // a loop that the allocator maps afresh at each iteration
+    // (root_buffers.h) and no scan's strip a few points wide
+    // (scan_strip_widths.h); on both, bodies that
     // inlining keeps within what compiles (inlined_bodies.h).
     bool fits_target(const State &program) const { return misfit(program).empty(); }
     // Why `program` does not fit, empty if it does.
@@ -125,11 +126,10 @@ private:
     // reduction (misfit replays only such programs, or ones with a split by
     // 1, on a CPU).
     bool places_in_a_reduction_stage(const State &program) const;
-    // Whether some Func the model cannot represent whose root region
-    // outgrows what the allocator reuses (root_region_bytes.h) is placed at
-    // a loop: only such a Func can fail check_unmodelled_buffers_inside_loops
-    // (misfit replays such programs too).
-    bool places_a_large_unmodelled_func_in_a_loop(const State &program) const;
+    // Whether some Func the model cannot represent (a scan) is placed at a
+    // loop: only such a program can fail check_unmodelled_buffers_inside_loops
+    // or check_scan_strip_widths (misfit replays such programs too).
+    bool places_an_unmodelled_func_in_a_loop(const State &program) const;
     // The GPU counterparts of annotate / annotate_stage / random_location.
     State annotate_gpu(const State &sketch, std::mt19937_64 &rng);
     void annotate_gpu_stage(State &out, LoopNest &model, const std::string &func, int stage, std::mt19937_64 &rng);
@@ -170,8 +170,8 @@ private:
     // Per DAG node: whether it is read at every step of a serial reduction
     // (is_serial_reduction_operand): never inlined by random_location.
     std::vector<bool> serial_reduction_operand_;
-    // Per DAG node: unmodelled, and root_region_outgrows_reused_heap_blocks.
-    std::vector<bool> large_unmodelled_;
+    // Per DAG node: whether the loop-nest model cannot represent it.
+    std::vector<bool> unmodelled_;
     Halide::Target target_;
     AnnotationOptions options_;
     FactorizationMemo space_factors_, reduction_factors_, consumer_tile_factors_;

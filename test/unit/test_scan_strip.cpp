@@ -6,6 +6,7 @@
 #include "measure_test_support.h"
 #include "sketch_test_support.h"
 #include "search/program_sampler.h"
+#include "annotate/scan_strip_widths.h"
 #include "sketch/sketch_generator.h"
 #include "test_pipelines.h"
 
@@ -125,11 +126,16 @@ TEST_CASE("scan strip: the scan is vectorised across its strip and not parallel;
     ao.parallelism = 2;
     ao.max_consumer_tile = 64;  // strips narrower than the 128-column image: several of them
     RandomAnnotator annotator(dag, cpu(), ao);
+    ProgramSampler sampler(strips, annotator);
     std::mt19937_64 rng(5);
     int vectorised = 0, interleaved = 0;
+    const int64_t lanes = cpu().natural_vector_size(Float(32));
     for (int i = 0; i < 16; i++) {
-        const State program = annotator.annotate(strips[0], rng);
-        const LoopNest m = program.replay();
+        const std::optional<State> program = sampler.sample(rng);
+        REQUIRE(program);
+        const LoopNest m = program->replay();
+        // No strip narrower than a vector (scan_strip_widths.h).
+        CHECK(m.func(scan).extents[0] >= lanes);
         const ModelFunc &f = m.func(scan);
         for (const ModelStage &st : f.stages) {
             for (const ModelLoop &l : st.loops) CHECK(l.annotation != Annotation::Parallel);
