@@ -185,7 +185,7 @@ const std::vector<std::pair<std::string, std::string>> &Options::documentation_i
         {"HL_ANSOR_VECTOR_TILE_BIAS", "probability that the innermost space loop's tile sizes are drawn among those "
                                       "whose innermost factor is a multiple of the vector width (default 0.8; 0 = uniform)"},
         {"HL_ANSOR_AUTO_UNROLL_MAX_STEP", "largest auto-unroll step drawn from {0,16,64,512} (default 512)"},
-        {"HL_ANSOR_VERBOSE", "1 to print every candidate's schedule, and each Func the model cannot see with the reason, to stderr (default 0)"},
+        {"HL_ANSOR_VERBOSE", "1 to print every candidate's schedule, each Func the model cannot see with the reason, and each sketch's structure, to stderr (default 0)"},
         {"HL_ANSOR_PROGRESS", "0 to silence the progress lines on stderr (default 1)"},
         {"HL_ANSOR_SEARCH", "search policy: random (sample and measure), model (rank fresh samples with the cost model), "
                             "evolution (evolve samples and the best measured programs under the model; default)"},
