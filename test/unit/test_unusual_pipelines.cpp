@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include <functional>
+#include <optional>
 
 using namespace ansor;
 using namespace Halide;
@@ -213,7 +214,17 @@ TEST_CASE("a scan the model cannot represent still gets vector and parallel loop
     std::mt19937_64 rng(3);
     int checked = 0;
     for (const State &sketch : sketches) {
-        LoopNest m = annotator.annotate(sketch, rng).replay();
+        // A draw that does not fit (a strip narrower than a vector) is drawn
+        // again, as the search's sampler does.
+        std::optional<LoopNest> drawn;
+        for (int attempt = 0; attempt < 64 && !drawn; attempt++) {
+            try {
+                drawn = annotator.annotate(sketch, rng).replay();
+            } catch (const InvalidState &) {
+            }
+        }
+        REQUIRE(drawn);
+        const LoopNest &m = *drawn;
         if (!m.has(name) || m.func(name).location.kind != LocationKind::Root) continue;
         checked++;
         // The update: x split at the vector's lanes, the lane piece moved inside the
