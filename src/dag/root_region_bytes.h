@@ -1,7 +1,7 @@
 #pragma once
 // What a Func's whole required region holds, from the DAG alone (before any
-// schedule): the sketch rules and the annotator ask whether it is more than
-// the allocator reuses between runs (util/memory_size.h).
+// schedule): the sketch rules ask whether it is more than the allocator
+// reuses between runs (util/memory_size.h).
 #include "dag/pipeline_dag.h"
 
 namespace ansor {
@@ -11,8 +11,7 @@ namespace ansor {
 double root_region_bytes(const Node &node);
 
 // Whether that region is larger than the allocator reuses: a buffer of it at
-// root is mapped afresh, and all of its pages faulted in, on every run; and
-// only such a Func can hold that much at a place inside a loop.
+// root is mapped afresh, and all of its pages faulted in, on every run.
 bool root_region_outgrows_reused_heap_blocks(const Node &node);
 
 }  // namespace ansor

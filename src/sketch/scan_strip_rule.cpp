@@ -166,21 +166,9 @@ std::vector<Strip> consumer_strip_loops(const SketchContext &ctx, const State &s
     for (const Expr &e : c.func.definition().values()) inline_all(ctx.dag, e, inl).accept(&reads);
     if (reads.args.empty() || reads.data_dependent) return {};
 
-    // Computed at a loop, the consumer must still cover the scan's serial
-    // dimension whole, or each piece of it would scan it all.
-    for (const ModelLoop &l : m.stage(c.name, 0).loops) {
-        if (l.kind != LoopKind::Space || cf.location.kind != LocationKind::At) continue;
-        bool reads_scan = false;
-        for (const auto &args : reads.args) {
-            for (size_t d = 0; d < args.size() && d < independent.size(); d++) {
-                reads_scan = reads_scan || (!independent[d] && expr_uses_var(args[d], l.name));
-            }
-        }
-        const auto arg = std::find(c.pure_args.begin(), c.pure_args.end(), l.name);
-        const size_t d = arg - c.pure_args.begin();
-        if (reads_scan && (d >= c.region.size() || l.extent < c.region[d].extent)) return {};
-    }
-    return strips_of(m.stage(c.name, 0), c.name, [&](const std::string &loop) {
+    // Per consumer loop: whether it reads the scan along an independent
+    // dim, and whether along a serial one.
+    auto reads_along = [&](const std::string &loop) {
         bool reads_independent = false, reads_scan = false;
         for (const auto &args : reads.args) {
             for (size_t d = 0; d < args.size() && d < independent.size(); d++) {
@@ -189,7 +177,17 @@ std::vector<Strip> consumer_strip_loops(const SketchContext &ctx, const State &s
             }
         }
         return std::make_pair(reads_independent, reads_scan);
-    });
+    };
+    // Computed at a loop, the consumer must still cover the scan's serial
+    // dimension whole, or each piece of it would scan it all.
+    if (cf.location.kind == LocationKind::At) {
+        for (const ModelLoop &l : m.stage(c.name, 0).loops) {
+            if (l.kind != LoopKind::Space || !reads_along(l.name).second) continue;
+            const size_t d = std::find(c.pure_args.begin(), c.pure_args.end(), l.name) - c.pure_args.begin();
+            if (d >= c.region.size() || l.extent < c.region[d].extent) return {};
+        }
+    }
+    return strips_of(m.stage(c.name, 0), c.name, reads_along);
 }
 
 // Where the scan's consumer is computed inside a chain of single consumers
