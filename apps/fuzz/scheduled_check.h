@@ -17,16 +17,20 @@ namespace ansor_fuzz {
 using PipelineBuilder = std::function<std::vector<Halide::Func>()>;
 
 // The pipeline with every Func at root, on the measurer's inputs: its
-// outputs and their rounding spread (ansor::rounding_spread).
+// outputs, their rounding spread (ansor::rounding_spread) and its outputs
+// compiled with strict_float (ansor::strict_float_outputs).
 struct Reference {
     std::vector<Halide::Buffer<>> outputs;
     std::vector<Halide::Buffer<>> spread;
+    std::vector<Halide::Buffer<>> strict;
 };
 Reference reference_outputs(const PipelineBuilder &build, const Halide::Target &target, int parallelism);
 
 // "" when every output matches `reference` (reference_outputs of the same
 // builder) under the measurer's rules (ansor::compare_outputs, with
-// `tolerance` as HL_ANSOR_TOLERANCE), else why not ("wrong output: ..."). Throws what scheduling, compiling or running throws.
+// `tolerance` as HL_ANSOR_TOLERANCE, and a second look with strict_float as
+// the measurer takes: strict_float_check.h), else why not ("wrong output:
+// ..."). Throws what scheduling, compiling or running throws.
 std::string check_scheduled(const PipelineBuilder &build, const std::string &scheduler, const Halide::Target &target,
                             int parallelism, double tolerance, const Reference &reference);
 

@@ -41,7 +41,7 @@ void FreshProcessMeasurer::build_and_run(const Halide::Pipeline &pipeline, const
     report_compiled();
     if (wait_for_go(control_fd)) {
         const RunnerRun run{runner(), {}, reference_inputs(), dir, "", true};
-        run_and_check_runner_program(dag_, options_, program, run, reference_outputs());
+        run_and_check_runner_program(dag_, options_, program, run, reference_outputs(), &pipeline);
     }
 }
 

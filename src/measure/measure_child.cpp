@@ -7,6 +7,7 @@
 #include "measure/run_timing.h"
 #include "measure/resource_limits.h"
 #include "measure/sandbox.h"
+#include "measure/strict_float_check.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -80,18 +81,27 @@ double steady_now_s() {
 namespace {
 
 // The shared memory's parts: the reference's outputs (dense, in output
-// order), their rounding spread in the same layout, then the region of each
-// buffer input the reference reads, a (min, extent) pair per dim in
-// dag.inputs() order. ForkMeasurer sizes it so.
+// order), their rounding spread in the same layout, the outputs of the
+// reference compiled with strict_float (strict_float_check.h) in the same
+// layout, then the region of each buffer input the reference reads, a
+// (min, extent) pair per dim in dag.inputs() order. ForkMeasurer sizes it so.
 struct SharedReference {
-    char *outputs, *spread, *input_regions;
+    char *outputs, *spread, *strict, *input_regions;
 };
 
 SharedReference shared_reference(void *shared, const std::vector<Halide::Buffer<>> &outputs) {
     size_t output_bytes = 0;
     for (const Halide::Buffer<> &b : outputs) output_bytes += b.number_of_elements() * b.type().bytes();
     char *base = static_cast<char *>(shared);
-    return {base, base + output_bytes, base + 2 * output_bytes};
+    return {base, base + output_bytes, base + 2 * output_bytes, base + 3 * output_bytes};
+}
+
+// The reference's strict_float outputs into the shared memory.
+void write_strict_reference(PipelineRunner &reference, char *strict) {
+    for (const Halide::Buffer<> &b : strict_float_outputs(reference)) {
+        std::memcpy(strict, b.data(), b.size_in_bytes());
+        strict += b.size_in_bytes();
+    }
 }
 
 // The i-th int64 at `p`, which need not be aligned.
@@ -138,6 +148,18 @@ void write_input_regions(const std::vector<Halide::Buffer<>> &inputs, char *regi
     }
 }
 
+// Whether a candidate whose outputs failed the check computes the same bits
+// when run again and matches the reference when both are compiled with
+// strict_float (strict_float_check.h). Runs it once more.
+bool differs_by_float_transforms_alone(PipelineRunner &candidate, const MeasureOptions &o, const SharedReference &layout) {
+    if (!strict_float_recheck_applies(o.target)) return false;
+    std::vector<Halide::Buffer<>> first;
+    for (const Halide::Buffer<> &b : candidate.outputs()) first.push_back(b.copy());
+    candidate.run();
+    return identical_outputs(first, candidate.outputs()) &&
+           strict_float_mismatch(candidate, o.tolerance, layout.strict, layout.spread).empty();
+}
+
 }  // namespace
 
 void measure_child_main(const PipelineDAG &dag, const State *state, const MeasureOptions &o, void *shared,
@@ -166,7 +188,10 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
         char *ref = layout.outputs;
         char *spread = layout.spread;
         std::vector<Halide::Buffer<>> reference_spread;
-        if (is_reference) reference_spread = rounding_spread(runner);
+        if (is_reference) {
+            reference_spread = rounding_spread(runner);
+            if (strict_float_recheck_applies(o.target)) write_strict_reference(runner, layout.strict);
+        }
         double worst = 0;
         for (size_t i = 0; i < runner.outputs().size(); i++) {
             // The reference and every candidate lay outputs out alike;
@@ -188,8 +213,11 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
             } else {
                 OutputComparison c = compare_output(b, ref, rules[i], spread);
                 if (!c.ok()) {
-                    report_wrong(c.detail, c.worst);
-                    _exit(0);
+                    if (!differs_by_float_transforms_alone(runner, o, layout)) {
+                        report_wrong(c.detail, c.worst);
+                        _exit(0);
+                    }
+                    break;
                 }
                 worst = std::max(worst, c.worst);
             }

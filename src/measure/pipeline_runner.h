@@ -37,6 +37,11 @@ public:
     size_t output_bytes() const;
     // The pipeline this runner compiles and runs (a deep copy for the reference).
     const Halide::Pipeline &pipeline() const { return pipeline_; }
+    const PipelineDAG &dag() const { return dag_; }
+    const Halide::Target &target() const { return target_; }
+    // Binds this runner's inputs to the pipeline's parameters again (after
+    // another runner of the same pipeline bound its own).
+    void bind_own_inputs();
 
 private:
     void make_outputs(const std::vector<Halide::Internal::Function> &outputs);
@@ -77,6 +82,14 @@ Halide::Buffer<> make_measurement_input(const PipelineDAG &dag, const InputInfo 
 // is parallel), as the rounding mode is per thread. Leaves the outputs as
 // a run rounding to nearest computes them.
 std::vector<Halide::Buffer<>> rounding_spread(PipelineRunner &runner);
+
+// The outputs of `runner`'s schedule compiled with strict_float, dense, in
+// outputs() order: without FMA contraction or reassociation, which LLVM and
+// Halide otherwise apply where a schedule lets them (a vectorised or
+// inlined expression contracts where a stored one does not). Compiles a
+// Pipeline of its own, so the runner's compiled code stays cached, and
+// binds the runner's inputs again when done.
+std::vector<Halide::Buffer<>> strict_float_outputs(PipelineRunner &runner);
 
 // Largest error of `got` against `want` relative to the reference's scale
 // (output_check.h's float comparison, with no tolerance applied); 0 for

@@ -58,9 +58,12 @@ struct RunnerRun {
 // In a measuring child: runs `program` as `run` says with the options'
 // threads and timing, checks its outputs against `reference` (ForkMeasurer's
 // shared reference: the DAG's outputs in order, then their rounding spread
-// in the same layout; output_check.h's rules) and prints the result line
-// (report_ok, report_wrong) or an error line.
+// and the strict_float outputs in the same layout; output_check.h's rules)
+// and prints the result line (report_ok, report_wrong) or an error line.
+// Outputs that fail the check are looked at again with strict_float
+// (strict_float_check.h) where `candidate`, the program's pipeline, is given.
 void run_and_check_runner_program(const PipelineDAG &dag, const MeasureOptions &options,
-                                  const RunnerProgram &program, const RunnerRun &run, const void *reference);
+                                  const RunnerProgram &program, const RunnerRun &run, const void *reference,
+                                  const Halide::Pipeline *candidate = nullptr);
 
 }  // namespace ansor
