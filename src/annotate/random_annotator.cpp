@@ -11,6 +11,7 @@
 #include "dag/definition_analysis.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
 namespace ansor {
@@ -107,19 +108,21 @@ RandomAnnotator::RandomAnnotator(const PipelineDAG &dag, const Halide::Target &t
 }
 
 void RandomAnnotator::limit_unroll_steps(State &program, const LoopNest &m) const {
-    int largest_small = 0;
-    for (int step : options_.auto_unroll_steps) {
-        if (step <= kMaxUnrollThroughBoundary) largest_small = std::max(largest_small, step);
-    }
     std::vector<std::string> names;
     for (const FuncSteps &g : program.groups()) names.push_back(g.func);
     for (const std::string &name : names) {
         auto &steps = program.group(name).steps;
         for (size_t i = 0; i < steps.size(); i++) {
             const auto *unroll = steps[i]->as<AutoUnrollStep>();
-            if (!unroll || unroll->max_step <= kMaxUnrollThroughBoundary || !unrolls_little(m, name, unroll->stage)) continue;
-            if (largest_small > 0) {
-                steps[i] = std::make_shared<AutoUnrollStep>(name, unroll->stage, largest_small);
+            if (!unroll) continue;
+            const int64_t cap = max_unroll_step(m, name, unroll->stage);
+            if (unroll->max_step <= cap) continue;
+            int largest_allowed = 0;
+            for (int step : options_.auto_unroll_steps) {
+                if (step <= cap) largest_allowed = std::max(largest_allowed, step);
+            }
+            if (largest_allowed > 0) {
+                steps[i] = std::make_shared<AutoUnrollStep>(name, unroll->stage, largest_allowed);
             } else {
                 steps.erase(steps.begin() + (long)i--);
             }
@@ -187,11 +190,22 @@ bool RandomAnnotator::unrolls_little(const LoopNest &m, const std::string &func,
     return (inner.extent > native && inner.extent % native != 0) || 2 * inner.extent < native;
 }
 
+int64_t RandomAnnotator::max_unroll_step(const LoopNest &m, const std::string &func, int stage) const {
+    if (!unrolls_little(m, func, stage)) return std::numeric_limits<int64_t>::max();
+    int64_t cap = kMaxUnrollThroughBoundary;
+    const std::optional<int> node = dag_node_of(m.func(func));
+    if (node) {
+        const int64_t clamped = calls_through_boundaries(dag_, *node, m.inlined_nodes(), has_likely_);
+        if (clamped > 0) cap = std::min(cap, kMaxUnrolledCallsThroughBoundaries / clamped);
+    }
+    return cap;
+}
+
 std::vector<int> RandomAnnotator::auto_unroll_choices(const LoopNest &m, const std::string &func, int stage) const {
-    if (!unrolls_little(m, func, stage)) return options_.auto_unroll_steps;
+    const int64_t cap = max_unroll_step(m, func, stage);
     std::vector<int> out;
     for (int step : options_.auto_unroll_steps) {
-        if (step <= kMaxUnrollThroughBoundary) out.push_back(step);
+        if (step <= cap) out.push_back(step);
     }
     return out;
 }

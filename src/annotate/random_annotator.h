@@ -77,9 +77,13 @@ public:
                                    const Anchors &anchors);
 
     // The auto-unroll steps a stage of `func` may draw: the options' steps,
-    // but at most kMaxUnrollThroughBoundary where unrolled copies are costly
-    // to compile (unrolls_little).
+    // but at most max_unroll_step where unrolled copies are costly to compile.
     std::vector<int> auto_unroll_choices(const LoopNest &model, const std::string &func, int stage) const;
+    // The largest auto-unroll step a stage may take: unlimited, but
+    // kMaxUnrollThroughBoundary where unrolls_little, and fewer copies than
+    // kMaxUnrolledCallsThroughBoundaries over the calls its body makes
+    // through boundary clamps (inlined_bodies.h).
+    int64_t max_unroll_step(const LoopNest &model, const std::string &func, int stage) const;
     // Whether the stage reads through a boundary condition (a `likely`
     // clamp in its definition or in a Func inlined into it), holds more than
     // kMaxCallsToUnrollFreely calls once its inlined producers are in it, or
@@ -89,6 +93,12 @@ public:
     // (2.4 s without); seed 77, a 59-wide tile unrolled 512 steps, past 60 s.
     bool unrolls_little(const LoopNest &model, const std::string &func, int stage) const;
     static constexpr int kMaxUnrollThroughBoundary = 16;
+    // Unrolled copies times the calls through boundary clamps in each, the
+    // most a stage may take: compile time grows faster than the copies (fuzz
+    // seed 209, a 5x5 stencil of an inlined, clamped upsample, 100 such calls
+    // in the output's body: past 60 s unrolled 16 times, 12 s 8 times, 3 s
+    // 4 times). A 5x5 stencil over a boundary Func still unrolls 16 times.
+    static constexpr int64_t kMaxUnrolledCallsThroughBoundaries = 512;
     // A stage whose body holds more calls than this once its inlined
     // producers are substituted unrolls little: a 3x3 stencil of a 3x3
     // stencil (81) unrolls freely, nl_means's patch distances (294) do not.
@@ -96,8 +106,8 @@ public:
     // The widest vector, in native vectors of the wider type a body widens
     // its values to, whose stage unrolls freely.
     static constexpr int64_t kMaxWidenedVectorsToUnrollFreely = 2;
-    // Caps at kMaxUnrollThroughBoundary the auto-unroll steps of the stages
-    // of `program` (whose loop nest is `model`) that unroll little: a
+    // Caps at max_unroll_step the auto-unroll steps of the stages of
+    // `program` (whose loop nest is `model`) that unroll little: a
     // placement decided after a stage's step was drawn (a producer inlined
     // into it), or a new tile size, can make a stage one. annotate() and
     // the mutations apply it.

@@ -446,6 +446,46 @@ TEST_CASE("stages that read through a boundary condition draw small auto-unroll 
     CHECK(checked > 0);
 }
 
+TEST_CASE("a body with many calls through boundary clamps draws fewer unrolled copies") {
+    // Seed 209: a 5x5 stencil of an inlined, clamped upsample, 100 calls
+    // through the clamps in the output's body, compiled past 60 s unrolled
+    // 16 times, in 12 s unrolled 8 times, in 3 s 4 times.
+    auto choices = [](int taps) {
+        ImageParam in(Float(32), 2, "in");
+        in.dim(0).set_estimate(0, 64).dim(1).set_estimate(0, 64);
+        Var x("x"), y("y");
+        Func edge = BoundaryConditions::repeat_edge(in);
+        Func stencil("stencil");
+        Expr sum = 0.f;
+        for (int j = 0; j < taps; j++) {
+            for (int i = 0; i < taps; i++) sum += edge(x + i, y + j) * (float)(i + j + 1);
+        }
+        stencil(x, y) = sum;
+        stencil.set_estimate(x, 0, 64).set_estimate(y, 0, 64);
+        PipelineDAG dag({stencil.function()}, 2);
+        const std::string name = ansor_test::resolve(dag, "stencil");
+        State program(dag);
+        for (const Node &n : dag.nodes()) {
+            if (n.name != name) program.add(std::make_shared<ComputeLocationStep>(n.name, Location{LocationKind::Inline, "", 0, ""}));
+        }
+        AnnotationOptions ao;
+        ao.parallelism = 2;
+        RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
+        const LoopNest m = program.replay();
+        const int64_t cap = annotator.max_unroll_step(m, name, 0);
+        // Drawn programs keep to the cap.
+        std::mt19937_64 rng(3);
+        for (int i = 0; i < 10; i++) {
+            for (const ModelStage &st : annotator.annotate(program, rng).replay().func(name).stages) {
+                CHECK(st.auto_unroll_max_step <= cap);
+            }
+        }
+        return annotator.auto_unroll_choices(m, name, 0);
+    };
+    CHECK(choices(5) == std::vector<int>{0, 16});  // 25 calls through the clamps, 16 copies
+    CHECK(choices(11) == std::vector<int>{0});     // 121 calls: 4 copies at most, which no step is
+}
+
 TEST_CASE("stages vectorised by a part of a native vector draw small auto-unroll steps only") {
     // Seed 77: a matrix product's 59-wide vector tile, unrolled 512 steps,
     // compiled past 60 s; unrolled 16, in 3.3 s. Seed 368: a 2-wide one,
