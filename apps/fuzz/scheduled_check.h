@@ -17,12 +17,10 @@ namespace ansor_fuzz {
 using PipelineBuilder = std::function<std::vector<Halide::Func>()>;
 
 // The pipeline with every Func at root, on the measurer's inputs: its
-// outputs, their rounding spread (ansor::rounding_spread) and its outputs
-// compiled with strict_float (ansor::strict_float_outputs).
+// outputs and their rounding spread (ansor::rounding_spread).
 struct Reference {
     std::vector<Halide::Buffer<>> outputs;
     std::vector<Halide::Buffer<>> spread;
-    std::vector<Halide::Buffer<>> strict;
 };
 Reference reference_outputs(const PipelineBuilder &build, const Halide::Target &target, int parallelism);
 

@@ -175,12 +175,11 @@ ForkMeasurer::ForkMeasurer(const PipelineDAG &dag, MeasureOptions options) : dag
         for (size_t i = 1; i < obstacles.size(); i++) why += "; " + obstacles[i];
         throw MeasurementUnavailable(why);
     }
-    // The reference outputs, their rounding spread (pipeline_runner.h), the
-    // outputs compiled with strict_float (strict_float_check.h), and the
-    // region of each buffer input the reference reads (measure_child.cpp).
+    // The reference outputs, their rounding spread (pipeline_runner.h), and
+    // the region of each buffer input the reference reads (measure_child.cpp).
     size_t region_bytes = 0;
     for (const InputInfo &in : dag.inputs()) region_bytes += 2 * sizeof(int64_t) * (size_t)in.dimensions;
-    shared_bytes_ = std::max<size_t>(3 * reference_bytes(dag) + region_bytes, 1);
+    shared_bytes_ = std::max<size_t>(2 * reference_bytes(dag) + region_bytes, 1);
     shared_ = mmap(nullptr, shared_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (shared_ == MAP_FAILED) {
         shared_ = nullptr;

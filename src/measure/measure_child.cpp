@@ -81,36 +81,18 @@ double steady_now_s() {
 namespace {
 
 // The shared memory's parts: the reference's outputs (dense, in output
-// order), their rounding spread in the same layout, the outputs of the
-// reference compiled with strict_float (strict_float_check.h) in the same
-// layout, then the region of each buffer input the reference reads, a
-// (min, extent) pair per dim in dag.inputs() order. ForkMeasurer sizes it so.
+// order), their rounding spread in the same layout, then the region of each
+// buffer input the reference reads, a (min, extent) pair per dim in
+// dag.inputs() order. ForkMeasurer sizes it so.
 struct SharedReference {
-    char *outputs, *spread, *strict, *input_regions;
+    char *outputs, *spread, *input_regions;
 };
 
 SharedReference shared_reference(void *shared, const std::vector<Halide::Buffer<>> &outputs) {
     size_t output_bytes = 0;
     for (const Halide::Buffer<> &b : outputs) output_bytes += b.number_of_elements() * b.type().bytes();
     char *base = static_cast<char *>(shared);
-    return {base, base + output_bytes, base + 2 * output_bytes, base + 3 * output_bytes};
-}
-
-// The reference's strict_float outputs into the shared memory. Where they
-// cannot be computed (the memory limit, a Halide error), the part stays
-// zero and the second look then finds what it finds: a mismatch, for any
-// output that is not all zeros, and the first verdict stands.
-void write_strict_reference(PipelineRunner &reference, char *strict) {
-    std::vector<Halide::Buffer<>> outputs;
-    try {
-        outputs = strict_float_outputs(reference);
-    } catch (const std::exception &) {
-        return;
-    }
-    for (const Halide::Buffer<> &b : outputs) {
-        std::memcpy(strict, b.data(), b.size_in_bytes());
-        strict += b.size_in_bytes();
-    }
+    return {base, base + output_bytes, base + 2 * output_bytes};
 }
 
 // The i-th int64 at `p`, which need not be aligned.
@@ -159,14 +141,15 @@ void write_input_regions(const std::vector<Halide::Buffer<>> &inputs, char *regi
 
 // Whether a candidate whose outputs failed the check computes the same bits
 // when run again and matches the reference when both are compiled with
-// strict_float (strict_float_check.h). Runs it once more.
+// strict_float (strict_float_check.h). Runs it once more, and compiles the
+// strict_float reference only then: most candidates never need it.
 bool differs_by_float_transforms_alone(PipelineRunner &candidate, const MeasureOptions &o, const SharedReference &layout) {
     if (!strict_float_recheck_applies(o.target)) return false;
     std::vector<Halide::Buffer<>> first;
     for (const Halide::Buffer<> &b : candidate.outputs()) first.push_back(b.copy());
     candidate.run();
     return identical_outputs(first, candidate.outputs()) &&
-           strict_float_mismatch(candidate, o.tolerance, layout.strict, layout.spread).empty();
+           strict_float_mismatch(candidate, candidate.dag(), o.tolerance, layout.spread).empty();
 }
 
 }  // namespace
@@ -199,7 +182,6 @@ void measure_child_main(const PipelineDAG &dag, const State *state, const Measur
         std::vector<Halide::Buffer<>> reference_spread;
         if (is_reference) {
             reference_spread = rounding_spread(runner);
-            if (strict_float_recheck_applies(o.target)) write_strict_reference(runner, layout.strict);
         }
         double worst = 0;
         for (size_t i = 0; i < runner.outputs().size(); i++) {

@@ -41,4 +41,21 @@ std::string strict_float_mismatch(PipelineRunner &candidate, double tolerance, c
     return "";
 }
 
+std::string strict_float_mismatch(PipelineRunner &candidate, const PipelineDAG &reference_dag, double tolerance,
+                                  const char *spread) {
+    std::vector<char> strict_reference;
+    try {
+        PipelineRunner reference(reference_dag, nullptr, candidate.target());
+        for (const Halide::Buffer<> &b : strict_float_outputs(reference)) {
+            const char *data = static_cast<const char *>(b.data());
+            strict_reference.insert(strict_reference.end(), data, data + b.size_in_bytes());
+        }
+    } catch (const std::exception &e) {
+        candidate.bind_own_inputs();
+        return std::string("the reference compiled with strict_float failed: ") + e.what();
+    }
+    candidate.bind_own_inputs();
+    return strict_float_mismatch(candidate, tolerance, strict_reference.data(), spread);
+}
+
 }  // namespace ansor

@@ -26,6 +26,14 @@ namespace ansor {
 std::string strict_float_mismatch(PipelineRunner &candidate, double tolerance, const char *strict_reference,
                                   const char *spread);
 
+// The same, with the strict_float reference computed here, only when asked:
+// `reference_dag`'s pipeline with every Func at root, compiled with
+// strict_float for `candidate`'s target. A reference that cannot be
+// computed (the memory limit, a Halide error) is a mismatch, so the first
+// verdict stands.
+std::string strict_float_mismatch(PipelineRunner &candidate, const PipelineDAG &reference_dag, double tolerance,
+                                  const char *spread);
+
 // Whether two runs' outputs hold the same bits.
 bool identical_outputs(const std::vector<Halide::Buffer<>> &a, const std::vector<Halide::Buffer<>> &b);
 
