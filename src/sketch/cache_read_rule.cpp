@@ -27,7 +27,8 @@ int arg_indexed_by(const StageInfo &st, const std::string &callee, const std::st
 std::optional<State> staged(const SketchContext &ctx, const State &s, int i) {
     const Node &n = ctx.dag.node(i);
     if (n.is_output || !n.is_strict_inlinable) return std::nullopt;
-    const LoopNest m = s.replay();
+    const std::shared_ptr<const LoopNest> m_nest = s.replayed();
+    const LoopNest &m = *m_nest;
     std::vector<bool> inlined = m.inlined_nodes();
     inlined[i] = true;
     if (ctx.dag.largest_inlined_call_count(inlined) > PipelineDAG::kMaxCallsInlinedBySearch) return std::nullopt;
@@ -58,7 +59,7 @@ std::optional<State> staged(const SketchContext &ctx, const State &s, int i) {
     next.add(std::make_shared<ComputeLocationStep>(n.name, Location{LocationKind::Inline, "", 0, ""}));
     next.add(std::make_shared<CacheReadStep>(n.name, c.name, *at, order));
     try {
-        next.replay();
+        next.replayed();
     } catch (const InvalidState &) {
         return std::nullopt;
     }

@@ -180,7 +180,8 @@ private:
     static std::optional<State> fused(const SketchContext &ctx, const State &s, int i, bool *chained) {
         const Node &n = ctx.dag.node(i);
         if (n.is_output || !n.modelled || n.has_data_reuse || n.stages.size() != 1) return std::nullopt;
-        const LoopNest m = s.replay();
+        const std::shared_ptr<const LoopNest> m_nest = s.replayed();
+        const LoopNest &m = *m_nest;
         const std::vector<int> consumers = ctx.dag.effective_consumers(i, m.inlined_nodes());
         if (consumers.empty()) return std::nullopt;
         State next = s;
@@ -208,7 +209,7 @@ private:
         next.add(std::make_shared<ComputeLocationStep>(n.name, at));
         next.add(std::make_shared<StoreInStep>(n.name, Halide::MemoryType::GPUShared));
         try {
-            next.replay();
+            next.replayed();
         } catch (const InvalidState &) {
             return std::nullopt;
         }

@@ -172,7 +172,8 @@ std::optional<Location> reduction_step_loop(const LoopNest &m, const std::string
 std::optional<State> reduction_step_sketch(const SketchContext &ctx, const State &s, int i) {
     const Node &n = ctx.dag.node(i);
     if (!placeable(n) || !may_be_read_per_step(ctx.dag, i)) return std::nullopt;
-    const LoopNest m = s.replay();
+    const std::shared_ptr<const LoopNest> m_nest = s.replayed();
+    const LoopNest &m = *m_nest;
     const std::vector<bool> inlined = m.inlined_nodes();
     const std::vector<int> consumers = ctx.dag.effective_consumers(i, inlined);
     if (consumers.size() != 1) return std::nullopt;
@@ -187,7 +188,7 @@ std::optional<State> reduction_step_sketch(const SketchContext &ctx, const State
     State next = s;
     next.add(std::make_shared<ComputeLocationStep>(n.name, *at));
     try {
-        next.replay();
+        next.replayed();
     } catch (const InvalidState &) {
         return std::nullopt;
     }

@@ -267,7 +267,9 @@ std::vector<Strip> strip_loops(const SketchContext &ctx, const State &s, int i) 
     if (std::count(independent.begin(), independent.end(), true) == 0) return {};
     if (std::count(independent.begin(), independent.end(), false) == 0) return {};
 
-    const LoopNest m = s.replay();
+    const std::shared_ptr<const LoopNest> m_nest = s.replayed();
+
+    const LoopNest &m = *m_nest;
     const std::vector<int> consumers = ctx.dag.effective_consumers(i, m.inlined_nodes());
     if (consumers.size() != 1) return {};
     std::vector<Strip> out = consumer_strip_loops(ctx, s, m, i, consumers[0], independent);
@@ -291,7 +293,8 @@ std::optional<State> compute_per_strip(const SketchContext &ctx, const State &s,
     } else {
         order.push_back(pieces[0]);
     }
-    const LoopNest m = s.replay();
+    const std::shared_ptr<const LoopNest> m_nest = s.replayed();
+    const LoopNest &m = *m_nest;
     for (const ModelLoop &l : m.stage(strip.consumer, 0).loops) {
         if (std::find(strip.outer.begin(), strip.outer.end(), l.name) != strip.outer.end()) continue;
         order.push_back(l.name == strip.loop ? pieces[1] : l.name);
@@ -313,7 +316,7 @@ std::optional<State> compute_per_strip(const SketchContext &ctx, const State &s,
     next.add(std::make_shared<ComputeLocationStep>(ctx.dag.node(i).name,
                                                    Location{LocationKind::At, strip.consumer, 0, scan_at}));
     try {
-        next.replay();
+        next.replayed();
     } catch (const InvalidState &) {
         return std::nullopt;
     }
@@ -348,7 +351,8 @@ public:
 std::optional<Location> outer_loop_of_scan_consumer(const SketchContext &ctx, const State &s, int i) {
     const Node &n = ctx.dag.node(i);
     if (n.is_output || !n.modelled || n.has_data_reuse) return std::nullopt;
-    const LoopNest m = s.replay();
+    const std::shared_ptr<const LoopNest> m_nest = s.replayed();
+    const LoopNest &m = *m_nest;
     const std::vector<int> consumers = ctx.dag.effective_consumers(i, m.inlined_nodes());
     if (consumers.size() != 1) return std::nullopt;
     const Node &scan = ctx.dag.node(consumers[0]);
@@ -367,7 +371,7 @@ std::optional<State> compute_at_outer_loop(const SketchContext &ctx, const State
     State next = s;
     next.add(std::make_shared<ComputeLocationStep>(ctx.dag.node(i).name, *at));
     try {
-        next.replay();
+        next.replayed();
     } catch (const InvalidState &) {
         return std::nullopt;
     }

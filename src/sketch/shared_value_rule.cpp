@@ -47,7 +47,7 @@ std::optional<State> shared_value_sketch(const SketchContext &ctx, const State &
     // The checks on the unscheduled DAG first: replaying the partial sketch
     // costs more, and every strictly inlinable Func is asked.
     if (n.consumers.size() != 1 || !reads_across_a_loop(ctx.dag.node(n.consumers[0]), n.name)) return std::nullopt;
-    if (ctx.dag.effective_consumers(i, s.replay().inlined_nodes()) != n.consumers) return std::nullopt;
+    if (ctx.dag.effective_consumers(i, s.replayed()->inlined_nodes()) != n.consumers) return std::nullopt;
     const std::optional<ConsumerTile> t = consumer_tile(ctx.dag, s, i);
     if (!t || (!t->tile_consumer.empty() && has_two_level_tile(s))) return std::nullopt;
     return compute_in_consumer_tile(ctx, s, i, *t, "");

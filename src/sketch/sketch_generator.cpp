@@ -1,6 +1,7 @@
 #include "sketch/sketch_generator.h"
 
 #include "dag/root_region_bytes.h"
+#include "state/replay_memo.h"
 
 #include <deque>
 #include <set>
@@ -48,6 +49,7 @@ std::vector<State> without_large_unmodelled_roots(const PipelineDAG &dag, std::v
 }  // namespace
 
 std::vector<State> generate_sketches(const SketchContext &ctx, const std::vector<SketchRulePtr> &rules) {
+    ReplayMemo memo;  // every rule replays the partial sketches it is asked about
     std::vector<State> done;
     std::set<std::string> seen;
     std::deque<std::pair<State, int>> open;

@@ -97,7 +97,7 @@ public:
     RuleResult condition(const SketchContext &ctx, const State &s, int i) const override {
         const Node &n = ctx.dag.node(i);
         if (!n.has_data_reuse || n.stages.size() != 2 || !is_tileable(ctx.dag, i, 1)) return RuleResult::Pass;
-        if (ctx.dag.fusible_consumer(i, s.replay().inlined_nodes())) return RuleResult::Pass;
+        if (ctx.dag.fusible_consumer(i, s.replayed()->inlined_nodes())) return RuleResult::Pass;
         return RuleResult::Apply;
     }
     SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
@@ -118,13 +118,13 @@ public:
     RuleResult condition(const SketchContext &ctx, const State &s, int i) const override {
         const Node &n = ctx.dag.node(i);
         if (!n.has_data_reuse || !is_tileable(ctx.dag, i, last_stage(ctx.dag, i))) return RuleResult::Pass;
-        auto c = ctx.dag.fusible_consumer(i, s.replay().inlined_nodes());
+        auto c = ctx.dag.fusible_consumer(i, s.replayed()->inlined_nodes());
         if (!c || has_loop_structure(s, ctx.dag.node(*c).name)) return RuleResult::Pass;
         return RuleResult::ApplyAndSkipRest;
     }
     SketchSuccessors apply(const SketchContext &ctx, const State &s, int i) const override {
         const Node &n = ctx.dag.node(i);
-        int c = *ctx.dag.fusible_consumer(i, s.replay().inlined_nodes());
+        int c = *ctx.dag.fusible_consumer(i, s.replayed()->inlined_nodes());
         State next = s;
         fuse_into_consumer(next, ctx.dag.node(c).name, 0, n.name, last_stage(ctx.dag, i));
         return {{next, i - 1}};
@@ -192,7 +192,8 @@ bool has_two_level_tile(const State &s) {
 }
 
 std::optional<ConsumerTile> consumer_tile(const PipelineDAG &dag, const State &s, int i) {
-    const LoopNest m = s.replay();
+    const std::shared_ptr<const LoopNest> m_nest = s.replayed();
+    const LoopNest &m = *m_nest;
     const std::vector<int> consumers = dag.effective_consumers(i, m.inlined_nodes());
     if (consumers.empty()) return std::nullopt;
     std::optional<Location> common;
@@ -241,7 +242,7 @@ std::optional<State> compute_in_consumer_tile(const SketchContext &ctx, const St
     next.add(std::make_shared<ComputeLocationStep>(n.name, at));
     if (!structure.empty()) add_multi_level_tiling(next, n.name, last_stage(ctx.dag, i), structure);
     try {
-        next.replay();
+        next.replayed();
     } catch (const InvalidState &) {
         return std::nullopt;
     }
@@ -285,7 +286,7 @@ public:
         if (n.is_output || !n.modelled || n.has_data_reuse) return RuleResult::Pass;
         auto t = consumer_tile(ctx.dag, s, i);
         if (!t || (!t->tile_consumer.empty() && has_two_level_tile(s))) return RuleResult::Pass;
-        if (t->chained && downsampled_by_a_consumer(ctx.dag, s.replay().inlined_nodes(), i)) return RuleResult::Pass;
+        if (t->chained && downsampled_by_a_consumer(ctx.dag, s.replayed()->inlined_nodes(), i)) return RuleResult::Pass;
         if (!compute_in_consumer_tile(ctx, s, i, *t, "")) return RuleResult::Pass;
         return t->chained ? RuleResult::ApplyAndSkipRest : RuleResult::Apply;
     }
@@ -306,7 +307,7 @@ public:
     RuleResult condition(const SketchContext &ctx, const State &s, int i) const override {
         const Node &n = ctx.dag.node(i);
         if (n.is_output || !n.has_data_reuse || !is_tileable(ctx.dag, i, last_stage(ctx.dag, i))) return RuleResult::Pass;
-        if (ctx.dag.fusible_consumer(i, s.replay().inlined_nodes())) return RuleResult::Pass;
+        if (ctx.dag.fusible_consumer(i, s.replayed()->inlined_nodes())) return RuleResult::Pass;
         auto t = consumer_tile(ctx.dag, s, i);
         if (!t || !t->tile_consumer.empty() || !compute_in_consumer_tile(ctx, s, i, *t, "SSRSRS")) {
             return RuleResult::Pass;

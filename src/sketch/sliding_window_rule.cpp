@@ -19,17 +19,11 @@ std::optional<State> slide(const State &s, const std::string &func, const Locati
     steps.back() = std::make_shared<ComputeLocationStep>(func, compute);
     next.add(std::make_shared<StoreAtStep>(func, store));
     try {
-        next.replay();
+        next.replayed();
     } catch (const InvalidState &) {
         return std::nullopt;
     }
     return next;
-}
-
-double volume(const std::vector<int64_t> &extents) {
-    double v = 1;
-    for (int64_t e : extents) v *= (double)std::max<int64_t>(1, e);
-    return v;
 }
 
 struct Sliding {
@@ -39,14 +33,16 @@ struct Sliding {
 
 // Node i read by one consumer at root: computed at the loop right inside the
 // consumer's outer tile loop (the tile's row loop), stored at the outer tile
-// loop. Only where the rows' windows overlap (a stencil along that loop),
-// since only there sliding saves work.
+// loop. Whether the rows' windows overlap enough for sliding to pay depends
+// on the tile sizes, which a sketch leaves to the annotator: the sketch
+// stands beside the unslid one and the cost model ranks their programs.
 std::optional<Sliding> slide_in_root_consumer(const SketchContext &ctx, const State &s, int i, const ConsumerTile &t) {
     if (!t.tile_consumer.empty() && has_two_level_tile(s)) return std::nullopt;
     const std::optional<State> tiled = compute_in_consumer_tile(ctx, s, i, t, "");
     if (!tiled) return std::nullopt;
     const std::string &name = ctx.dag.node(i).name;
-    const LoopNest at_tile = tiled->replay();
+    const std::shared_ptr<const LoopNest> at_tile_nest = tiled->replayed();
+    const LoopNest &at_tile = *at_tile_nest;
     const Location outer = at_tile.func(name).location;
     const ModelStage &cs = at_tile.stage(outer.func, outer.stage);
     const int o = cs.find(outer.loop);
@@ -55,9 +51,6 @@ std::optional<Sliding> slide_in_root_consumer(const SketchContext &ctx, const St
     inner.loop = cs.loops[o + 1].name;
     std::optional<State> next = slide(*tiled, name, inner, outer);
     if (!next) return std::nullopt;
-    const ModelFunc &f = next->replay().func(name);
-    const double recomputed = volume(f.storage_extents) * (double)f.iterations_per_allocation;
-    if (recomputed <= volume(at_tile.func(name).extents)) return std::nullopt;
     return Sliding{*next, false};
 }
 
@@ -65,7 +58,8 @@ std::optional<Sliding> slide_in_root_consumer(const SketchContext &ctx, const St
 // it slides with them (a line-buffered chain), unless they read it at a
 // coarser scale (the chain stops there, as compute_at_consumer_tile's does).
 std::optional<Sliding> slide_with_consumers(const SketchContext &ctx, const State &s, int i, const ConsumerTile &t) {
-    const LoopNest m = s.replay();
+    const std::shared_ptr<const LoopNest> m_nest = s.replayed();
+    const LoopNest &m = *m_nest;
     if (downsampled_by_a_consumer(ctx.dag, m.inlined_nodes(), i)) return std::nullopt;
     std::optional<Location> store;
     for (int c : ctx.dag.effective_consumers(i, m.inlined_nodes())) {
@@ -89,7 +83,8 @@ std::optional<Sliding> sliding_sketch(const SketchContext &ctx, const State &s, 
     const std::optional<ConsumerTile> t = consumer_tile(ctx.dag, s, i);
     if (!t) return std::nullopt;
     if (!t->tile_consumer.empty()) return slide_in_root_consumer(ctx, s, i, *t);
-    const LoopNest m = s.replay();
+    const std::shared_ptr<const LoopNest> m_nest = s.replayed();
+    const LoopNest &m = *m_nest;
     if (m.func(t->at.func).location.kind == LocationKind::Root && m.func(t->at.func).dag_index >= 0) {
         bool consumers_at_root = true;
         for (int c : ctx.dag.effective_consumers(i, m.inlined_nodes())) {

@@ -1,6 +1,7 @@
 #include "state/state.h"
 
 #include "dag/definition_analysis.h"
+#include "state/replay_memo.h"
 
 #include "util/errors.h"
 
@@ -50,9 +51,17 @@ std::vector<StepPtr> State::steps_in_replay_order() const {
 }
 
 LoopNest State::replay() const {
+    if (ReplayMemo::active()) return *replayed();
     LoopNest m(*dag_);
     for (const auto &s : steps_in_replay_order()) s->replay(m);
     return m;
+}
+
+std::shared_ptr<const LoopNest> State::replayed() const {
+    if (ReplayMemo *memo = ReplayMemo::active()) return memo->replay(*dag_, steps_in_replay_order());
+    LoopNest m(*dag_);
+    for (const auto &s : steps_in_replay_order()) s->replay(m);
+    return std::make_shared<const LoopNest>(std::move(m));
 }
 
 namespace {

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ public:
 
     // The loop-nest model after every step. Throws InvalidState.
     LoopNest replay() const;
+    // The same, shared: remembered while a ReplayMemo is active
+    // (replay_memo.h), so a caller that only reads it copies nothing.
+    std::shared_ptr<const LoopNest> replayed() const;
     // The Halide calls the whole state stands for, in order.
     std::vector<Directive> lower() const;
     // Applies the schedule to the Funcs of env (a pipeline or a deep copy of it).
