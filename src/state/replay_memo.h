@@ -8,6 +8,7 @@
 #include "state/loop_nest.h"
 #include "state/steps.h"
 
+#include <list>
 #include <map>
 #include <memory>
 #include <string>
@@ -18,9 +19,15 @@ namespace ansor {
 
 class ReplayMemo {
 public:
+    // The most recently used entries are kept: a partial sketch's children
+    // are replayed soon after it. Enough for a large pipeline's partial
+    // sketches under work at once, without a loop nest for every partial
+    // sketch ever seen (each holds every Func's loops).
+    static constexpr size_t kDefaultMaxEntries = 1024;
+
     // Becomes the calling thread's memo until destroyed (then the one it
-    // replaced, if any, is again).
-    ReplayMemo();
+    // replaced, if any, is again), keeping at most `max_entries` loop nests.
+    explicit ReplayMemo(size_t max_entries = kDefaultMaxEntries);
     ~ReplayMemo();
     ReplayMemo(const ReplayMemo &) = delete;
     ReplayMemo &operator=(const ReplayMemo &) = delete;
@@ -43,11 +50,13 @@ private:
         std::vector<StepPtr> steps;
         std::shared_ptr<const LoopNest> nest;  // null when refused
         std::string refusal;
+        std::list<const Key *>::iterator recency;
     };
-    // Enough for every partial sketch of a large pipeline's generation; the
-    // memo starts afresh when full rather than growing without bound.
-    static constexpr size_t kMaxEntries = 4096;
+    std::map<Key, Entry>::iterator find(const Key &key);
+    std::map<Key, Entry>::iterator remember(Key key, Entry entry);
+    size_t max_entries_;
     std::map<Key, Entry> entries_;
+    std::list<const Key *> recency_;  // most recent first
     ReplayMemo *replaced_;
 };
 

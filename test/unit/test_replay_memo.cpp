@@ -62,7 +62,8 @@ TEST_CASE("replay memo: loop nests built from remembered prefixes are those a fr
         std::vector<State> programs = ansor_test::sample_programs(dag, sketches, cpu, 8, 3);
         programs.insert(programs.end(), sketches.begin(), sketches.end());
         int compared = 0;
-        ReplayMemo memo;
+        // Few entries, so that most prefixes are forgotten again.
+        ReplayMemo memo(16);
         for (const State &program : programs) {
             for (const State &s : prefixes(dag, program)) {
                 std::string fresh, fresh_refusal, remembered, remembered_refusal;
