@@ -268,7 +268,6 @@ std::vector<Strip> strip_loops(const SketchContext &ctx, const State &s, int i) 
     if (std::count(independent.begin(), independent.end(), false) == 0) return {};
 
     const std::shared_ptr<const LoopNest> m_nest = s.replayed();
-
     const LoopNest &m = *m_nest;
     const std::vector<int> consumers = ctx.dag.effective_consumers(i, m.inlined_nodes());
     if (consumers.size() != 1) return {};
