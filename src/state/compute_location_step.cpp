@@ -52,6 +52,32 @@ void check_no_input_overread(const LoopNest &m, const std::string &func, const M
     }
 }
 
+// Halide 14 bounds a producer computed at a loop of a Func T over T's loops
+// inside that loop. Where T is itself computed inside its consumer and read
+// there through a clamp, T's extent along such a loop is the difference of
+// two clamps of the consumer's loop variable, and bounds inference takes the
+// largest start plus the largest extent: a producer that reads an input
+// unclamped asks for up to twice the input (fuzz seed 187: [0, 372) of
+// [0, 187)). At T's innermost loops, or those of a constant extent (a
+// split's inner piece), nothing varies.
+void check_no_clamped_extent_inside(const LoopNest &m, const std::string &func, const ModelStage &cs, int at,
+                                    const std::string &consumer) {
+    const ModelFunc &f = m.func(func);
+    const int node = f.dag_index >= 0 ? f.dag_index : m.func(f.created_from).dag_index;
+    if (!reads_input_unclamped(m.dag(), node)) return;
+    const ModelFunc &c = m.func(consumer);
+    if (c.dag_index < 0 || c.location.kind != LocationKind::At) return;
+    if (!read_through_clamp(m.dag(), c.dag_index, m.inlined_nodes())) return;
+    for (size_t i = at + 1; i < cs.loops.size(); i++) {
+        const ModelLoop &l = cs.loops[i];
+        if (l.kind == LoopKind::Space && !l.constant_extent) {
+            throw InvalidState("'" + func + "' inside '" + consumer + "' loop '" + cs.loops[at].name +
+                               "' would be bounded over loop '" + l.name +
+                               "', whose extent a clamp sets: Halide would ask for its inputs past their end");
+        }
+    }
+}
+
 void check_location(const LoopNest &m, const std::string &func, const Location &loc) {
     const ModelFunc &f = m.func(func);
     if (loc.kind == LocationKind::Root) return;
@@ -84,6 +110,7 @@ void check_location(const LoopNest &m, const std::string &func, const Location &
         }
     }
     check_no_input_overread(m, func, cs, at, loc.func);
+    check_no_clamped_extent_inside(m, func, cs, at, loc.func);
     if (f.dag_index < 0) return;  // an intermediate lives inside its origin; footprint checks that
     const PipelineDAG &dag = m.dag();
     auto consumers = dag.effective_consumers(f.dag_index, m.inlined_nodes());

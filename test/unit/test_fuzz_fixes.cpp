@@ -757,3 +757,41 @@ TEST_CASE("a Func computed inside its consumer's loop under a clamp is not split
         }
     }
 }
+
+TEST_CASE("a producer is not computed at a loop of a Func read through a clamp that holds a loop the clamp sizes") {
+    // Seed 187: `t`, read through a clamp by `conv` and computed at conv's
+    // `x`, holds a row of the clamped window at its `y`; Halide 14 bounds a
+    // producer computed there over every `x` by the largest start plus the
+    // largest extent, asking for twice the input ([0, 372) of [0, 187)).
+    auto placed = [](bool clamped, const std::string &p_loop) {
+        ImageParam in(Float(32), 2, "in");
+        in.dim(0).set_estimate(0, 187).dim(1).set_estimate(0, 133);
+        Var x("x"), y("y");
+        Func p("p"), t("t"), edge("edge"), conv("conv");
+        p(x, y) = in(x, y) * 2.f;
+        t(x, y) = p(x, y) + 1.f;
+        if (clamped) {
+            edge(x, y) = t(clamp(x, 0, 186), clamp(y, 0, 132));
+        } else {
+            edge(x, y) = t(x + 1, y + 1);
+        }
+        RDom taps(0, 3, 0, 3);
+        conv(x, y) = 0.f;
+        conv(x, y) += edge(x + taps.x - 1, y + taps.y - 1);
+        conv.set_estimate(x, 0, 185).set_estimate(y, 0, 131);
+        PipelineDAG dag({conv.function()}, 2);
+        State s(dag);
+        s.add(std::make_shared<ComputeLocationStep>(edge.name(), Location{LocationKind::Inline, "", 0, ""}));
+        s.add(std::make_shared<ComputeLocationStep>(t.name(), Location{LocationKind::At, conv.name(), 1, "x"}));
+        s.add(std::make_shared<ComputeLocationStep>(p.name(), Location{LocationKind::At, t.name(), 0, p_loop}));
+        try {
+            s.replay();
+            return std::string();
+        } catch (const InvalidState &e) {
+            return std::string(e.what());
+        }
+    };
+    CHECK(placed(true, "y").find("whose extent a clamp sets") != std::string::npos);
+    CHECK(placed(true, "x") == "");   // one point of `t`'s row: nothing varies
+    CHECK(placed(false, "y") == "");  // no clamp: a 3x3 window wherever `x` is
+}
