@@ -34,6 +34,14 @@ namespace {
 // "Input buffer ... is accessed at N, which is beyond the max"). A shifted
 // tail stays inside the extent, unless SplitStep::lower guards the
 // consumer's own tails because it over-reads too.
+// And Halide 14 bounds a producer computed at a loop of a consumer T over
+// T's loops inside that loop. Where T is itself computed inside its own
+// consumer and read there through a clamp, T's extent along such a loop is
+// the difference of two clamps of that consumer's loop variable, and bounds
+// inference takes the largest start plus the largest extent: the producer
+// asks for up to twice the input (fuzz seed 187: [0, 372) of [0, 187)). At
+// T's innermost loops, or those of a constant extent (a split's inner
+// piece), nothing varies.
 void check_no_input_overread(const LoopNest &m, const std::string &func, const ModelStage &cs, int at,
                              const std::string &consumer) {
     const ModelFunc &f = m.func(func);
@@ -41,8 +49,8 @@ void check_no_input_overread(const LoopNest &m, const std::string &func, const M
     if (!reads_input_unclamped(m.dag(), node)) return;
     const ModelFunc &c = m.func(consumer);
     const int consumer_node = c.dag_index >= 0 ? c.dag_index : m.func(c.created_from).dag_index;
-    const bool consumer_guards_all = read_through_clamp(m.dag(), c.dag_index, m.inlined_nodes()) &&
-                                     reads_input_unclamped(m.dag(), consumer_node);
+    const bool clamped = read_through_clamp(m.dag(), c.dag_index, m.inlined_nodes());
+    const bool consumer_guards_all = clamped && reads_input_unclamped(m.dag(), consumer_node);
     for (int i = 0; i <= at; i++) {
         const ModelLoop &l = cs.loops[i];
         if (l.guarded_tail || (consumer_guards_all && l.tail)) {
@@ -50,24 +58,7 @@ void check_no_input_overread(const LoopNest &m, const std::string &func, const M
                                consumer + "' loop '" + l.name + "' (a split with a tail)");
         }
     }
-}
-
-// Halide 14 bounds a producer computed at a loop of a Func T over T's loops
-// inside that loop. Where T is itself computed inside its consumer and read
-// there through a clamp, T's extent along such a loop is the difference of
-// two clamps of the consumer's loop variable, and bounds inference takes the
-// largest start plus the largest extent: a producer that reads an input
-// unclamped asks for up to twice the input (fuzz seed 187: [0, 372) of
-// [0, 187)). At T's innermost loops, or those of a constant extent (a
-// split's inner piece), nothing varies.
-void check_no_clamped_extent_inside(const LoopNest &m, const std::string &func, const ModelStage &cs, int at,
-                                    const std::string &consumer) {
-    const ModelFunc &f = m.func(func);
-    const int node = f.dag_index >= 0 ? f.dag_index : m.func(f.created_from).dag_index;
-    if (!reads_input_unclamped(m.dag(), node)) return;
-    const ModelFunc &c = m.func(consumer);
-    if (c.dag_index < 0 || c.location.kind != LocationKind::At) return;
-    if (!read_through_clamp(m.dag(), c.dag_index, m.inlined_nodes())) return;
+    if (!clamped || c.dag_index < 0 || c.location.kind != LocationKind::At) return;
     for (size_t i = at + 1; i < cs.loops.size(); i++) {
         const ModelLoop &l = cs.loops[i];
         if (l.kind == LoopKind::Space && !l.constant_extent) {
@@ -110,7 +101,6 @@ void check_location(const LoopNest &m, const std::string &func, const Location &
         }
     }
     check_no_input_overread(m, func, cs, at, loc.func);
-    check_no_clamped_extent_inside(m, func, cs, at, loc.func);
     if (f.dag_index < 0) return;  // an intermediate lives inside its origin; footprint checks that
     const PipelineDAG &dag = m.dag();
     auto consumers = dag.effective_consumers(f.dag_index, m.inlined_nodes());
