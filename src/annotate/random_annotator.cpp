@@ -1,7 +1,7 @@
 #include "annotate/random_annotator.h"
 
 #include "annotate/block_transpose.h"
-#include "annotate/clamped_unit_splits.h"
+#include "annotate/unit_split_bounds.h"
 #include "annotate/inlined_bodies.h"
 #include "annotate/parallel_tasks.h"
 #include "annotate/reduction_step_tiles.h"
@@ -538,9 +538,10 @@ State RandomAnnotator::annotate(const State &sketch, std::mt19937_64 &rng) {
     check_unmodelled_buffers_inside_loops(m);
     // And a scan's strip only a few points wide (scan_strip_widths.h).
     check_scan_strip_widths(m, target_);
-    // A split by 1 under a clamp would make the pipeline ask for inputs wider
-    // than it reads (clamped_unit_splits.h); the sampler draws again.
-    check_clamped_unit_splits(out, m);
+    // A split by 1 of a Func whose region varies from tile to tile would make
+    // the pipeline ask for inputs wider than it reads (unit_split_bounds.h);
+    // the sampler draws again.
+    check_unit_split_bounds(out, m);
     return out;
 }
 
@@ -601,7 +602,7 @@ std::string RandomAnnotator::misfit(const State &program) const {
             check_reduction_step_tiles(m);
             check_unmodelled_buffers_inside_loops(m);
             check_scan_strip_widths(m, target_);
-            check_clamped_unit_splits(program, m);
+            check_unit_split_bounds(program, m);
         }
     } catch (const InvalidState &e) {
         return e.what();

@@ -1,7 +1,7 @@
 // Programs the fuzzer found the search building wrongly (ansor_fuzz,
 // docs/fuzzing.md), reduced to their structure: each is now built safely
 // or refused.
-#include "annotate/clamped_unit_splits.h"
+#include "annotate/unit_split_bounds.h"
 #include "annotate/factorization.h"
 #include "annotate/random_annotator.h"
 #include "search/mutations.h"
@@ -748,11 +748,11 @@ TEST_CASE("a Func computed inside its consumer's loop under a clamp is not split
         ao.parallelism = 2;
         const RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
         const State unit_at_tile = program(1, true);
-        CHECK_THROWS_WITH_AS(check_clamped_unit_splits(unit_at_tile, unit_at_tile.replay()),
+        CHECK_THROWS_WITH_AS(check_unit_split_bounds(unit_at_tile, unit_at_tile.replay()),
                              doctest::Contains("by 1"), InvalidState);
         CHECK_FALSE(annotator.fits_target(unit_at_tile));
         for (const State &fine : {program(2, true), program(1, false)}) {
-            CHECK_NOTHROW(check_clamped_unit_splits(fine, fine.replay()));
+            CHECK_NOTHROW(check_unit_split_bounds(fine, fine.replay()));
             CHECK(annotator.fits_target(fine));
         }
     }
@@ -794,4 +794,76 @@ TEST_CASE("a producer is not computed at a loop of a Func read through a clamp t
     CHECK(placed(true, "y").find("whose extent a clamp sets") != std::string::npos);
     CHECK(placed(true, "x") == "");   // one point of `t`'s row: nothing varies
     CHECK(placed(false, "y") == "");  // no clamp: a 3x3 window wherever `x` is
+}
+
+TEST_CASE("a Func computed inside guarded tiles under a fused loop is not split by 1") {
+    // Seed 164: a matrix product's cache-write intermediate, computed at a
+    // loop of the product's update under a fusion of its outer tile loops,
+    // had its y split by 1. The update's tiles are guarded, and through the
+    // fused loop Halide 14 bounds the guarded tile's start and extent apart.
+    ImageParam in(Float(32), 2, "ugf_in");
+    in.dim(0).set_estimate(0, 35).dim(1).set_estimate(0, 20);
+    Var x("x"), y("y");
+    RDom r(0, 20);
+    Func mm("ugf_mm"), out("ugf_out");
+    mm(x, y) = 0.f;
+    mm(x, y) += in(r, y) * in(x, r);
+    out(x, y) = mm(x, y) * 2.f;
+    out.set_estimate(x, 0, 35).set_estimate(y, 0, 20);
+
+    SUBCASE("Halide's bounds: only a split by 1 under the fused loop asks for more rows") {
+        auto input_rows = [&](int factor, bool fuse) {
+            // The same pipeline, scheduled directly in Halide as the program lowers.
+            const std::string tag = std::to_string(factor) + (fuse ? "f" : "");
+            Var y0("y0"), y1("y1"), x0("x0"), x1("x1"), f("f"), a("a"), b("b");
+            ImageParam fresh(Float(32), 2, "ugf_in_" + tag);
+            Func m("ugf_mm_" + tag), o("ugf_out_" + tag);
+            m(x, y) = 0.f;
+            m(x, y) += fresh(r, y) * fresh(x, r);
+            o(x, y) = m(x, y) * 2.f;
+            m.compute_root();
+            Func intm = m.update(0).rfactor({});
+            m.update(0)
+                .split(y, y0, y1, 4, TailStrategy::GuardWithIf)
+                .split(x, x0, x1, 7, TailStrategy::GuardWithIf)
+                .reorder(y1, x1, x0, y0);
+            if (fuse) m.update(0).fuse(x0, y0, f);
+            intm.compute_at(m, x1);
+            intm.update(0).split(y, a, b, factor, TailStrategy::GuardWithIf);
+            Buffer<float> result(35, 20);
+            o.infer_input_bounds(result);
+            return fresh.get().dim(1).extent();
+        };
+        CHECK(input_rows(1, false) == 20);
+        CHECK(input_rows(2, true) == 20);
+        CHECK(input_rows(1, true) > 20);
+    }
+
+    SUBCASE("the search refuses the split by 1 there, and nowhere else") {
+        const PipelineDAG dag({out.function()}, 2);
+        const std::string m = ansor_test::resolve(dag, "ugf_mm"), intm = intermediate_name(m);
+        auto program = [&](int64_t factor, bool fuse) {
+            State s(dag);
+            s.add(std::make_shared<ComputeLocationStep>(m, Location{LocationKind::Root, "", 0, ""}));
+            s.add(std::make_shared<CacheWriteStep>(m));
+            s.add(std::make_shared<SplitStep>(m, 1, "y", std::vector<int64_t>{4}));
+            s.add(std::make_shared<SplitStep>(m, 1, "x", std::vector<int64_t>{7}));
+            s.add(std::make_shared<ReorderStep>(m, 1, std::vector<std::string>{"y_0", "x_0", "x_1", "y_1"}));
+            if (fuse) s.add(std::make_shared<FuseStep>(m, 1, std::vector<std::string>{"y_0", "x_0"}));
+            s.add(std::make_shared<ComputeLocationStep>(intm, Location{LocationKind::At, m, 1, "x_1"}));
+            s.add(std::make_shared<SplitStep>(intm, 1, "y", std::vector<int64_t>{factor}));
+            return s;
+        };
+        AnnotationOptions ao;
+        ao.parallelism = 2;
+        const RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
+        const State unit_under_fuse = program(1, true);
+        CHECK_THROWS_WITH_AS(check_unit_split_bounds(unit_under_fuse, unit_under_fuse.replay()),
+                             doctest::Contains("guarded tiles and a fused loop"), InvalidState);
+        CHECK_FALSE(annotator.fits_target(unit_under_fuse));
+        for (const State &fine : {program(2, true), program(1, false)}) {
+            CHECK_NOTHROW(check_unit_split_bounds(fine, fine.replay()));
+            CHECK(annotator.fits_target(fine));
+        }
+    }
 }

@@ -1,4 +1,4 @@
-#include "annotate/clamped_unit_splits.h"
+#include "annotate/unit_split_bounds.h"
 
 #include "state/clamped_reads.h"
 #include "state/steps.h"
@@ -12,6 +12,31 @@ namespace {
 const SplitStep *unit_split(const StepPtr &step) {
     const auto *split = dynamic_cast<const SplitStep *>(step.get());
     return split && product_of_factors(split->factors) == 1 ? split : nullptr;
+}
+
+bool placed_at_a_loop(const State &program, const std::string &func) {
+    for (const FuncSteps &g : program.groups()) {
+        if (g.func != func) continue;
+        for (const StepPtr &step : g.steps) {
+            const Location *loc = step->placement();
+            if (loc && loc->kind == LocationKind::At) return true;
+        }
+    }
+    return false;
+}
+
+// Whether the consumer stage that holds `at` guards its tiles (SplitStep::lower
+// guards an update's pure splits, and some tails) and fuses two loops at or
+// outside `at`'s loop.
+bool guarded_tiles_under_a_fuse(const LoopNest &m, const Location &at) {
+    const ModelStage &stage = m.stage(at.func, at.stage);
+    bool guarded = at.stage > 0, fused = false;
+    const int place = stage.find(at.loop);
+    for (int i = 0; i < (int)stage.loops.size(); i++) {
+        guarded = guarded || stage.loops[i].guarded_tail;
+        if (i <= place && stage.loops[i].fused_from.size() > 1) fused = true;
+    }
+    return guarded && fused;
 }
 
 }  // namespace
@@ -31,13 +56,13 @@ bool has_unit_split(const State &program, const std::vector<bool> &under_clamp) 
             const SplitStep *split = unit_split(step);
             if (!split) continue;
             const std::optional<int> node = program.dag().index_of(split->func());
-            if (!node || under_clamp[*node]) return true;
+            if (!node || under_clamp[*node] || placed_at_a_loop(program, split->func())) return true;
         }
     }
     return false;
 }
 
-void check_clamped_unit_splits(const State &program, const LoopNest &m) {
+void check_unit_split_bounds(const State &program, const LoopNest &m) {
     for (const FuncSteps &g : program.groups()) {
         for (const StepPtr &step : g.steps) {
             const SplitStep *split = unit_split(step);
@@ -50,10 +75,17 @@ void check_clamped_unit_splits(const State &program, const LoopNest &m) {
             const int outer = stage.find(split->piece_names().front());
             // A loop of one iteration has one extent in every tile: nothing to take apart.
             if (outer < 0 || stage.loops[outer].kind == LoopKind::Reduction || stage.loops[outer].extent <= 1) continue;
-            if (!overcompute_reads_past_input(m.dag(), node, m.inlined_nodes())) continue;
+            std::string why;
+            if (overcompute_reads_past_input(m.dag(), node, m.inlined_nodes())) {
+                why = "under a clamp";
+            } else if (guarded_tiles_under_a_fuse(m, f.location)) {
+                why = "under guarded tiles and a fused loop";
+            } else {
+                continue;
+            }
             throw InvalidState("'" + f.name + "' stage " + std::to_string(split->stage) + " splits '" + split->loop +
-                               "' by 1 inside '" + f.location.func +
-                               "' under a clamp: Halide would bound its input reads past the region");
+                               "' by 1 inside '" + f.location.func + "' " + why +
+                               ": Halide would bound its input reads past the region");
         }
     }
 }
