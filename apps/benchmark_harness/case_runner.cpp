@@ -161,7 +161,8 @@ std::vector<std::pair<std::string, std::string>> vendor_env(const HarnessOptions
     }
     // libgomp's default lets idle team threads spin; on a shared 2-core
     // machine a spinning thread holds the core the other one needs, and
-    // oneDNN's many parallel regions ran 5x slower for it (docs/user_guide.md §6).
+    // oneDNN's many parallel regions ran several times slower for it
+    // (docs/user_guide.md §6).
     // Halide's own thread pool likewise sleeps when idle.
     if (!std::getenv("OMP_WAIT_POLICY")) env.push_back({"OMP_WAIT_POLICY", "passive"});
     return env;

@@ -7,7 +7,7 @@
 // caches streams them through memory once per step: the expert's and the
 // tuned non-local means both step over 16,384 accumulators (a 128 x 32 or
 // 256 x 16 tile, 4 sums), and the zero-shot pick of a model that had seen
-// no such pipeline stepped over 196,608 (a 96 x 512 tile), 3.8x slower.
+// no such pipeline stepped over 196,608 (a 96 x 512 tile), several times slower.
 #include "state/loop_nest.h"
 
 #include <cstdint>

@@ -188,7 +188,7 @@ public:
     // annotator's and the mutations' placements): a program past it stays
     // legal, from a log or a user's steps, but the search does not propose it. Non-local means' patch distances
     // inlined into its weighted sum hold 294 input reads per window step;
-    // that program compiles for minutes and runs 18x slower than with the
+    // that program compiles for minutes and runs far slower than with the
     // patch at root, and a model that has seen nothing like it may still
     // rank it first.
     static constexpr int64_t kMaxCallsInlinedBySearch = 256;

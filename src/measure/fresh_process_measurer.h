@@ -5,16 +5,19 @@
 // allocated. fresh_process_heap.h puts the thresholds back where a fresh
 // process has them, but not the rest, and where a program's buffers land in
 // that heap decides how many pages each run faults in (docs/design.md,
-// "Measurement"): stencil_chain's chosen program ran 1.64x and camera_pipe's
-// 1.57x slower under RunGen than in the tuner.
+// "Measurement"): stencil_chain's and camera_pipe's chosen programs ran
+// slower under RunGen than in the tuner.
 //
 // Here each candidate is AOT-compiled into a shared object in a sandboxed
 // child (RunnerMeasurer) and run by ansor_runner, a fresh process that
 // links no Halide, on the reference's inputs; its outputs are checked
 // against the reference by output_check.h's rules, and it is timed as
 // RunGen times (run_timing.h). Each candidate costs a link
-// and two process starts more than under ForkMeasurer: 6% fewer candidates
-// per minute (docs/design.md, "Measurement"). The tuning session measures
+// and two process starts more than under ForkMeasurer (docs/design.md,
+// "Measurement"). A fresh process is not one layout: whether glibc trims the
+// heap's top after each run, so that the next run faults its buffers in
+// again, turns on where small blocks land, down to the length of a file
+// path (docs/decisions.md, "Measured against delivered"). The tuning session measures
 // CPU candidates this way unless HL_ANSOR_TIMING=in-tuner, or the pipeline
 // has an extern stage (fresh_process_obstacle).
 #include "measure/runner_measurer.h"
