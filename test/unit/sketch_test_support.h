@@ -4,6 +4,7 @@
 #include "annotate/random_annotator.h"
 #include "search/program_sampler.h"
 #include "state/state.h"
+#include "util/errors.h"
 
 #include <doctest/doctest.h>
 
@@ -23,6 +24,20 @@ inline std::optional<ansor::Location> placement_of(const ansor::State &s, const 
         if (const ansor::Location *l = step->placement()) return *l;
     }
     return std::nullopt;
+}
+
+// A program `annotator` draws from `sketch`, drawing again, as the sampler
+// does, while a draw does not fit (InvalidState: a check refused it).
+inline ansor::State annotate_fitting(ansor::RandomAnnotator &annotator, const ansor::State &sketch,
+                                     std::mt19937_64 &rng) {
+    for (int attempt = 0; attempt < 512; attempt++) {
+        try {
+            return annotator.annotate(sketch, rng);
+        } catch (const ansor::InvalidState &) {
+        }
+    }
+    FAIL("no draw of 512 from the sketch fits");
+    return sketch;
 }
 
 // `count` programs the annotator draws from `sketches` (2 threads).

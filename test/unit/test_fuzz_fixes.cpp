@@ -11,6 +11,7 @@
 #include "state/clamped_reads.h"
 #include "state/steps.h"
 #include "lowering_test_support.h"
+#include "sketch_test_support.h"
 #include "measure_test_support.h"
 #include "test_pipelines.h"
 
@@ -661,7 +662,7 @@ TEST_CASE("an update fuses at most four tile loops") {
     };
     for (const State &sketch : generate_sketches({dag, ansor_test::cpu_target()})) {
         for (int i = 0; i < 10; i++) {
-            State program = annotator.annotate(sketch, rng);
+            State program = ansor_test::annotate_fitting(annotator, sketch, rng);
             check_program(program);
             for (int m = 0; m < 4; m++) {
                 if (auto child = mutator.mutate(program, rng)) program = *child;

@@ -3,6 +3,7 @@
 #include "search/mutations.h"
 #include "search/state_edit.h"
 #include "sketch/sketch_generator.h"
+#include "sketch_test_support.h"
 #include "test_pipelines.h"
 #include "util/errors.h"
 
@@ -76,7 +77,7 @@ TEST_CASE("annotation and tile mutation: a reduction loop's inner tile has its o
             }
         };
         for (int i = 0; i < 100; i++) {
-            State s = annotator.annotate(sketches[i % sketches.size()], rng);
+            State s = ansor_test::annotate_fitting(annotator, sketches[i % sketches.size()], rng);
             record_splits(s);
             for (int m = 0; m < 5; m++) {
                 if (auto child = mutate_tile_size(s, ao, rng)) s = *child;
@@ -105,7 +106,7 @@ TEST_CASE("annotation: with the vector bias at 1, a matmul's vectorised loop is 
         std::mt19937_64 rng(7);
         int stages = 0, full_width = 0;
         for (int i = 0; i < 100; i++) {
-            LoopNest m = annotator.annotate(sketches[i % sketches.size()], rng).replay();
+            LoopNest m = ansor_test::annotate_fitting(annotator, sketches[i % sketches.size()], rng).replay();
             for (const ModelFunc &f : m.funcs()) {
                 for (const ModelStage &st : f.stages) {
                     if (st.loops.empty() || st.loops.back().annotation != Annotation::Vectorize) continue;
