@@ -695,6 +695,26 @@ TEST_CASE("a Func read through a boundary clamp behind an inlined consumer count
     CHECK(read_through_clamp(dag, *dag.index_of(ansor_test::resolve(dag, "rc_mid")), {}));
 }
 
+namespace {
+
+// `refused` splits by 1 where Halide would bound its reads wrong: the check
+// refuses it, saying `why`, and so does the annotator's fit; each of `fine`
+// passes both.
+void check_unit_split_refused_alone(const PipelineDAG &dag, const State &refused, std::initializer_list<State> fine,
+                                    const char *why) {
+    AnnotationOptions ao;
+    ao.parallelism = 2;
+    const RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
+    CHECK_THROWS_WITH_AS(check_unit_split_bounds(refused, refused.replay()), doctest::Contains(why), InvalidState);
+    CHECK_FALSE(annotator.fits_target(refused));
+    for (const State &s : fine) {
+        CHECK_NOTHROW(check_unit_split_bounds(s, s.replay()));
+        CHECK(annotator.fits_target(s));
+    }
+}
+
+}  // namespace
+
 TEST_CASE("a Func computed inside its consumer's loop under a clamp is not split by 1") {
     // Seeds 354, 368, 491: a matrix product computed at a stencil's tile
     // loop, read through the stencil's boundary clamp, had its update's x
@@ -745,17 +765,7 @@ TEST_CASE("a Func computed inside its consumer's loop under a clamp is not split
             s.add(std::make_shared<SplitStep>(m, 1, "x", std::vector<int64_t>{factor}));
             return s;
         };
-        AnnotationOptions ao;
-        ao.parallelism = 2;
-        const RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
-        const State unit_at_tile = program(1, true);
-        CHECK_THROWS_WITH_AS(check_unit_split_bounds(unit_at_tile, unit_at_tile.replay()),
-                             doctest::Contains("by 1"), InvalidState);
-        CHECK_FALSE(annotator.fits_target(unit_at_tile));
-        for (const State &fine : {program(2, true), program(1, false)}) {
-            CHECK_NOTHROW(check_unit_split_bounds(fine, fine.replay()));
-            CHECK(annotator.fits_target(fine));
-        }
+        check_unit_split_refused_alone(dag, program(1, true), {program(2, true), program(1, false)}, "under a clamp");
     }
 }
 
@@ -855,16 +865,7 @@ TEST_CASE("a Func computed inside guarded tiles under a fused loop is not split 
             s.add(std::make_shared<SplitStep>(intm, 1, "y", std::vector<int64_t>{factor}));
             return s;
         };
-        AnnotationOptions ao;
-        ao.parallelism = 2;
-        const RandomAnnotator annotator(dag, ansor_test::cpu_target(), ao);
-        const State unit_under_fuse = program(1, true);
-        CHECK_THROWS_WITH_AS(check_unit_split_bounds(unit_under_fuse, unit_under_fuse.replay()),
-                             doctest::Contains("guarded tiles and a fused loop"), InvalidState);
-        CHECK_FALSE(annotator.fits_target(unit_under_fuse));
-        for (const State &fine : {program(2, true), program(1, false)}) {
-            CHECK_NOTHROW(check_unit_split_bounds(fine, fine.replay()));
-            CHECK(annotator.fits_target(fine));
-        }
+        check_unit_split_refused_alone(dag, program(1, true), {program(2, true), program(1, false)},
+                                       "under guarded tiles and a fused loop");
     }
 }
