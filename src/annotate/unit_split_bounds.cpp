@@ -15,12 +15,11 @@ const SplitStep *unit_split(const StepPtr &step) {
 }
 
 bool placed_at_a_loop(const State &program, const std::string &func) {
-    for (const FuncSteps &g : program.groups()) {
-        if (g.func != func) continue;
-        for (const StepPtr &step : g.steps) {
-            const Location *loc = step->placement();
-            if (loc && loc->kind == LocationKind::At) return true;
-        }
+    const FuncSteps *g = program.group(func);
+    if (!g) return false;
+    for (const StepPtr &step : g->steps) {
+        const Location *loc = step->placement();
+        if (loc && loc->kind == LocationKind::At) return true;
     }
     return false;
 }
