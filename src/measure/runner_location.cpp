@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <dlfcn.h>
+#include <filesystem>
 #include <unistd.h>
 #include <vector>
 
@@ -13,11 +14,18 @@ namespace {
 
 bool runnable(const std::string &path) { return access(path.c_str(), X_OK) == 0; }
 
+// Candidates run the runner from directories of their own, so a path
+// relative to this process's directory (`-p build/libansor.so`) would not
+// find it there.
+std::string absolute(const std::string &path) {
+    return std::filesystem::absolute(path).lexically_normal().string();
+}
+
 }  // namespace
 
 std::string runner_path(const std::string &given) {
     if (!given.empty()) {
-        if (runnable(given)) return given;
+        if (runnable(given)) return absolute(given);
         throw UserError("HL_ANSOR_RUNNER names " + given + ", which is not an executable file");
     }
     std::vector<std::string> tried;
@@ -32,7 +40,7 @@ std::string runner_path(const std::string &given) {
 #endif
     std::string list;
     for (const std::string &path : tried) {
-        if (runnable(path)) return path;
+        if (runnable(path)) return absolute(path);
         list += (list.empty() ? "" : ", ") + path;
     }
     throw UserError(std::string("cannot find ") + kRunnerName + " (tried " + list +

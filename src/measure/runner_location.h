@@ -8,9 +8,9 @@ namespace ansor {
 
 constexpr const char *kRunnerName = "ansor_runner";
 
-// The runner's path: `given` if not empty (a UserError if it is not an
-// executable), else the first that exists of the places above; a UserError
-// naming every path tried when none does.
+// The runner's absolute path: `given` if not empty (a UserError if it is
+// not an executable), else the first that exists of the places above; a
+// UserError naming every path tried when none does.
 std::string runner_path(const std::string &given = "");
 
 }  // namespace ansor

@@ -331,6 +331,9 @@ TEST_CASE("gpu measure: the runner is found beside the build, probes devices, an
     // HL_ANSOR_RUNNER is a known option (the option parser rejects unknown HL_ANSOR_ names).
     CHECK(Options::from_map({{"HL_ANSOR_RUNNER", runner}}).runner == runner);
     CHECK(runner_path(runner) == runner);
+    // A relative path (a plugin loaded as `-p build/libansor.so`) comes back
+    // absolute: candidates run it from directories of their own.
+    CHECK(runner_path(std::filesystem::relative(runner).string()) == runner);
     CHECK_THROWS_WITH_AS(runner_path("/nonexistent/ansor_runner"), doctest::Contains("/nonexistent/ansor_runner"),
                          UserError);
 }
